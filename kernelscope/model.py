@@ -1,0 +1,214 @@
+"""Plain records of what the front end finds in a CUDA file.
+
+Everything here is data: no parsing, no analysis. Index expressions are `kernelscope.symbolic.Expr`
+trees over thread/block indices, parameters and loop variables; analyses evaluate them.
+Lines and columns are 1-based and refer to the original file (before macro expansion).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+Dim3 = tuple[int, int, int]
+
+SPACES = ("global", "shared", "local", "constant")
+OPS = ("load", "store", "atomic")
+SEVERITIES = ("info", "warning", "error")
+
+
+@dataclass(frozen=True)
+class Position:
+    line: int
+    column: int
+
+
+@dataclass(frozen=True)
+class SourceError:
+    """A syntax error (or a skipped construct) located in the original file."""
+    line: int
+    column: int
+    message: str
+
+    def to_json(self) -> dict:
+        return {"line": self.line, "column": self.column, "message": self.message}
+
+
+@dataclass
+class Param:
+    name: str
+    type_name: str            # base type as written, without qualifiers: "float", "float4", "Particle"
+    is_pointer: bool
+    elem_bytes: Optional[int]  # size of the pointee (pointers) or of the value (scalars); None if unknown
+    is_const: bool = False
+    is_restrict: bool = False
+    line: int = 0
+
+
+@dataclass
+class Loop:
+    """A loop around some statements. `var` is None for loops without a recognisable induction variable."""
+    kind: str                  # for | while | do
+    line: int
+    var: Optional[str] = None
+    start: Any = None          # Expr
+    bound: Any = None          # Expr (exclusive or inclusive upper bound, see `compare`)
+    step: Any = None           # Expr added per iteration (negative for count-down loops)
+    compare: str = "<"
+    trip_count: Any = None     # Expr or None when not derivable
+    unrolled: Optional[int] = None  # from #pragma unroll N (0 = full)
+    depth: int = 1
+    thread_dependent: bool = False  # trip count differs between threads
+
+
+@dataclass
+class Condition:
+    expr: Any                  # Expr of the condition as tested
+    line: int
+    negated: bool = False      # True inside the else branch
+
+
+@dataclass
+class Context:
+    """Where a statement sits: the loops around it (outermost first) and the conditions guarding it."""
+    loops: tuple = ()
+    conditions: tuple = ()
+
+
+@dataclass
+class Access:
+    array: str                 # the base allocation: a parameter, shared array, local array or constant
+    space: str                 # global | shared | local | constant
+    op: str                    # load | store | atomic
+    address: Any               # Expr: byte offset from the allocation's base
+    elem_bytes: int            # bytes moved by this access (vector width included)
+    line: int
+    column: int
+    text: str                  # source text of the access, e.g. "a[IDX(r, c, ld)]"
+    context: Context = field(default_factory=Context)
+    stride_hint_bytes: Optional[int] = None  # size of one array element (struct size for AoS)
+    in_function: Optional[str] = None        # device helper the access was inlined from
+
+
+@dataclass
+class Barrier:
+    kind: str                  # syncthreads | syncthreads_count | syncthreads_and | syncthreads_or | syncwarp | grid_sync | cg_sync
+    line: int
+    column: int
+    context: Context = field(default_factory=Context)
+    mask: Any = None
+
+
+@dataclass
+class Branch:
+    condition: Any             # Expr
+    line: int
+    column: int
+    context: Context = field(default_factory=Context)
+    kind: str = "if"           # if | ternary | switch | loop | return
+    has_else: bool = False
+
+
+@dataclass
+class Call:
+    name: str
+    line: int
+    column: int
+    args: tuple = ()
+    context: Context = field(default_factory=Context)
+
+
+@dataclass
+class Arith:
+    """One floating-point operation site. `flops` counts an FMA as 2."""
+    op: str                    # add | mul | fma | div | sqrt | special
+    precision: str             # fp16 | bf16 | fp32 | fp64
+    flops: int
+    line: int
+    context: Context = field(default_factory=Context)
+
+
+@dataclass
+class SharedArray:
+    name: str
+    elem_bytes: int
+    dims: tuple                # sizes of each dimension; None for `extern __shared__ T a[]`
+    dynamic: bool
+    line: int
+
+    @property
+    def static_bytes(self) -> int:
+        if self.dynamic or any(d is None for d in self.dims):
+            return 0
+        total = self.elem_bytes
+        for d in self.dims:
+            total *= d
+        return total
+
+
+@dataclass
+class LaunchSite:
+    kernel: str
+    line: int
+    column: int
+    grid: Optional[Dim3]
+    block: Optional[Dim3]
+    dynamic_smem: Optional[int]
+    template_args: tuple = ()
+    grid_text: str = ""
+    block_text: str = ""
+
+
+@dataclass
+class Kernel:
+    name: str
+    line: int
+    column: int
+    params: list = field(default_factory=list)
+    template_params: list = field(default_factory=list)       # names, in order
+    template_instantiations: list = field(default_factory=list)  # tuples of argument texts
+    template_bindings: dict = field(default_factory=dict)      # name -> int, when one instantiation fixes them
+    launch_bounds: tuple = ()  # (maxThreads, minBlocks, maxBlocksPerCluster) as found
+    extern_c: bool = False
+    accesses: list = field(default_factory=list)
+    loops: list = field(default_factory=list)
+    branches: list = field(default_factory=list)
+    barriers: list = field(default_factory=list)
+    calls: list = field(default_factory=list)
+    arith: list = field(default_factory=list)
+    shared_arrays: list = field(default_factory=list)
+    local_arrays: dict = field(default_factory=dict)           # name -> bytes
+    launches: list = field(default_factory=list)                # LaunchSite records found for it
+    early_returns: list = field(default_factory=list)           # Branch records of `return` under conditions
+    uses_shuffle: bool = False
+    uses_cooperative_groups: bool = False
+    uses_inline_asm: bool = False
+    end_line: int = 0
+
+
+@dataclass
+class FileModel:
+    path: str
+    kernels: list = field(default_factory=list)
+    launches: list = field(default_factory=list)
+    errors: list = field(default_factory=list)
+    device_functions: dict = field(default_factory=dict)  # name -> tree-sitter node (for inlining)
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One finding. The lint reporters and the JSON document are built from these alone."""
+    rule: str                  # stable code, e.g. "KS101"
+    severity: str              # info | warning | error
+    path: str
+    line: int
+    column: int
+    message: str
+    kernel: Optional[str] = None
+    end_line: Optional[int] = None
+    related: tuple = ()        # ((line, column, note), ...) e.g. the other access of a race
+
+    def to_json(self) -> dict:
+        return {"rule": self.rule, "severity": self.severity, "path": self.path, "line": self.line,
+                "column": self.column, "message": self.message, "kernel": self.kernel}
