@@ -1,0 +1,126 @@
+"""Read a corpus problem (problem.toml) and build its inputs and reference outputs with numpy.
+
+This is the small, dependency-free reading of the spec format that the corpus tests and the
+measurement script share; `kernelscope.runner` has its own, authoritative loader.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import math
+import operator
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+CORPUS_DIR = Path(__file__).resolve().parent
+
+_BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+           ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Div: operator.truediv,
+           ast.Pow: operator.pow}
+_FUNCTIONS = {"ceil_div": lambda a, b: -(-a // b), "min": min, "max": max,
+              "sqrt": math.sqrt, "int": int}
+
+
+def evaluate(expression: str | int | float, variables: dict):
+    """Evaluate a size expression such as "ceil_div(n, 256)" over the size variables."""
+    if isinstance(expression, (int, float)):
+        return expression
+
+    def walk(node):
+        if isinstance(node, ast.Expression):
+            return walk(node.body)
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+            return node.value
+        if isinstance(node, ast.Name):
+            return variables[node.id]
+        if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
+            return _BINARY[type(node.op)](walk(node.left), walk(node.right))
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            return -walk(node.operand)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _FUNCTIONS:
+            return _FUNCTIONS[node.func.id](*[walk(arg) for arg in node.args])
+        raise ValueError(f"unsupported expression: {expression!r}")
+
+    return walk(ast.parse(str(expression).strip(), mode="eval"))
+
+
+@dataclass(frozen=True)
+class Problem:
+    directory: Path
+    spec: dict
+
+    @property
+    def name(self) -> str:
+        return self.spec["name"]
+
+    @property
+    def sizes(self) -> dict:
+        return self.spec["sizes"]
+
+    @property
+    def implementations(self) -> list:
+        return self.spec["implementations"]
+
+    def launch(self, implementation: dict, size: str) -> tuple[tuple, tuple, int]:
+        """Block, grid and dynamic shared memory of one implementation at one size."""
+        variables = self.sizes[size]
+        launch = {**self.spec["launch"], **implementation.get("launch", {})}
+        block = tuple(int(evaluate(e, variables)) for e in launch["block"])
+        grid = tuple(int(evaluate(e, variables)) for e in launch["grid"])
+        smem = int(evaluate(launch.get("dynamic_smem", "0"), variables))
+        return block, grid, smem
+
+    def shape(self, entry: dict, size: str) -> tuple:
+        return tuple(int(evaluate(e, self.sizes[size])) for e in entry["shape"])
+
+    def scalars(self, size: str) -> dict:
+        variables = self.sizes[size]
+        return {s["name"]: np.dtype(s["dtype"]).type(evaluate(s["value"], variables))
+                for s in self.spec.get("scalars", [])}
+
+    def make_inputs(self, size: str, rng: np.random.Generator) -> dict:
+        return {entry["name"]: _draw(entry, self.shape(entry, size), self.sizes[size], rng)
+                for entry in self.spec["inputs"]}
+
+    def reference(self, inputs: dict, size: str) -> dict:
+        module_file, function = self.spec["reference"]["python"].split(":")
+        result = getattr(load_module(self.directory / module_file), function)(**inputs, **self.scalars(size))
+        if not isinstance(result, dict):
+            result = dict(zip([o["name"] for o in self.spec["outputs"]],
+                              result if isinstance(result, tuple) else (result,)))
+        return result
+
+
+def _draw(entry: dict, shape: tuple, variables: dict, rng: np.random.Generator) -> np.ndarray:
+    kind, _, rest = entry["distribution"].partition("(")
+    low, high = (evaluate(arg, variables) for arg in rest.rstrip(")").split(","))
+    dtype = np.dtype(entry["dtype"])
+    if kind == "uniform":
+        values = rng.uniform(low, high, size=shape)
+    elif kind == "normal":
+        values = rng.normal(low, high, size=shape)
+    elif kind == "randint":
+        values = rng.integers(low, high, size=shape)
+    else:
+        raise ValueError(f"unknown distribution {entry['distribution']!r}")
+    return values.astype(dtype)
+
+
+def load_module(path: Path):
+    spec = importlib.util.spec_from_file_location(f"corpus_{path.parent.name}_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def load_problem(directory: Path) -> Problem:
+    with open(directory / "problem.toml", "rb") as handle:
+        return Problem(directory, tomllib.load(handle))
+
+
+def all_problems() -> list[Problem]:
+    return [load_problem(d) for d in sorted(CORPUS_DIR.iterdir()) if (d / "problem.toml").exists()]

@@ -1,0 +1,2 @@
+def reference(a, b, n):
+    return {"c": a + b}

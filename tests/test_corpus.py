@@ -1,0 +1,149 @@
+"""The corpus of problems: every spec is complete, every kernel compiles, every reference agrees with
+its prompt source, and the committed H200 measurements show correct kernels with a real speed spread."""
+
+from __future__ import annotations
+
+import csv
+import ctypes
+import shutil
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "corpus"))
+import spec  # noqa: E402
+
+PROBLEMS = spec.all_problems()
+IDS = [p.name for p in PROBLEMS]
+MEASURED = REPO / "profiles" / "measured" / "corpus_h200.csv"
+CTYPES = {"float32": ctypes.c_float, "float64": ctypes.c_double, "int32": ctypes.c_int}
+
+
+def test_corpus_has_enough_problems_of_each_style():
+    styles = [p.spec["style"] for p in PROBLEMS]
+    assert len(PROBLEMS) >= 40
+    assert styles.count("c") >= 25
+    assert styles.count("pytorch") >= 15
+
+
+@pytest.mark.parametrize("problem", PROBLEMS, ids=IDS)
+def test_problem_is_complete(problem):
+    assert problem.name == problem.directory.name
+    assert len(problem.sizes) >= 2
+    strategies = [impl["strategy"] for impl in problem.implementations]
+    assert len(strategies) >= 3 and len(set(strategies)) == len(strategies)
+    kernels = {impl["kernel"] for impl in problem.implementations}
+    assert len(kernels) == 1, "every implementation of a problem takes the same kernel name"
+    for impl in problem.implementations:
+        source = (problem.directory / impl["file"]).read_text()
+        assert f'extern "C" __global__ void {impl["kernel"]}(' in source
+    prompt = problem.directory / problem.spec["prompt_source"]
+    assert prompt.exists()
+    assert prompt.suffix == (".c" if problem.spec["style"] == "c" else ".py")
+    names = [e["name"] for e in problem.spec["inputs"] + problem.spec["outputs"] + problem.spec.get("scalars", [])]
+    assert sorted(problem.spec["launch"]["args"]) == sorted(names)
+
+
+@pytest.mark.parametrize("problem", PROBLEMS, ids=IDS)
+def test_small_size_is_not_a_multiple_of_the_block(problem):
+    """The small size is odd-shaped so that bounds checks are exercised."""
+    small = problem.sizes["small"]
+    assert any(isinstance(v, int) and v % 2 == 1 for v in small.values())
+
+
+def _c_reference(problem, inputs, size, tmp_path):
+    library = tmp_path / f"{problem.name}.so"
+    subprocess.run(["gcc", "-O1", "-shared", "-fPIC", "-o", str(library),
+                    str(problem.directory / "reference.c"), "-lm"], check=True)
+    function = getattr(ctypes.CDLL(str(library)), problem.implementations[0]["kernel"])
+    outputs = {o["name"]: np.zeros(problem.shape(o, size), dtype=o["dtype"]) for o in problem.spec["outputs"]}
+    scalars = problem.scalars(size)
+    dtypes = {s["name"]: s["dtype"] for s in problem.spec.get("scalars", [])}
+    arguments = []
+    for name in problem.spec["launch"]["args"]:
+        if name in scalars:
+            arguments.append(CTYPES[dtypes[name]](scalars[name].item()))
+        else:
+            array = inputs.get(name, outputs.get(name))
+            arguments.append(array.ctypes.data_as(ctypes.c_void_p))
+    function(*arguments)
+    return outputs
+
+
+def _assert_close(problem, actual, expected):
+    tolerance = problem.spec["tolerance"]
+    for name, value in expected.items():
+        np.testing.assert_allclose(actual[name], np.asarray(value).reshape(actual[name].shape),
+                                   rtol=tolerance["rtol"], atol=tolerance["atol"], err_msg=name)
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
+@pytest.mark.parametrize("problem", [p for p in PROBLEMS if p.spec["style"] == "c"],
+                         ids=[p.name for p in PROBLEMS if p.spec["style"] == "c"])
+def test_numpy_reference_matches_the_c_loops(problem, tmp_path):
+    inputs = problem.make_inputs("small", np.random.default_rng(1))
+    expected = problem.reference(inputs, "small")
+    _assert_close(problem, _c_reference(problem, inputs, "small", tmp_path), expected)
+
+
+@pytest.mark.parametrize("problem", [p for p in PROBLEMS if p.spec["style"] == "pytorch"],
+                         ids=[p.name for p in PROBLEMS if p.spec["style"] == "pytorch"])
+def test_numpy_reference_matches_the_pytorch_module(problem):
+    torch = pytest.importorskip("torch")
+    inputs = problem.make_inputs("small", np.random.default_rng(2))
+    expected = problem.reference(inputs, "small")
+    module = spec.load_module(problem.directory / problem.spec["prompt_source"])
+    arguments = {k: torch.from_numpy(v) for k, v in inputs.items()}
+    result = module.forward(**arguments, **{k: v.item() for k, v in problem.scalars("small").items()})
+    if not isinstance(result, tuple):
+        result = (result,)
+    actual = {o["name"]: r.numpy().astype(o["dtype"]) for o, r in zip(problem.spec["outputs"], result)}
+    _assert_close(problem, actual, expected)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
+def test_every_implementation_compiles_for_sm90(tmp_path):
+    sources = [p.directory / impl["file"] for p in PROBLEMS for impl in p.implementations]
+
+    def compile_one(source):
+        out = tmp_path / f"{source.parent.name}_{source.stem}.o"
+        result = subprocess.run(["nvcc", "-arch=sm_90", "-c", str(source), "-o", str(out)],
+                                capture_output=True, text=True)
+        return source, result.returncode, result.stderr
+
+    with ThreadPoolExecutor() as pool:
+        failures = [(str(s), err) for s, rc, err in pool.map(compile_one, sources) if rc != 0]
+    assert not failures
+
+
+def _measured_rows():
+    if not MEASURED.exists():
+        pytest.skip("no H200 measurements committed yet")
+    with open(MEASURED, newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+def test_measurements_cover_every_implementation_at_every_size():
+    measured = {(r["problem"], r["implementation"], r["size"]) for r in _measured_rows()}
+    expected = {(p.name, impl["file"], size) for p in PROBLEMS for impl in p.implementations for size in p.sizes}
+    assert expected <= measured
+
+
+def test_every_implementation_was_correct_on_the_h200():
+    wrong = [(r["problem"], r["implementation"], r["size"]) for r in _measured_rows() if r["correct"] != "True"]
+    assert not wrong
+
+
+def test_fastest_is_at_least_1_5x_faster_than_slowest_in_30_problems():
+    times = {}
+    for row in _measured_rows():
+        if row["size"] == "large":
+            times.setdefault(row["problem"], []).append(float(row["time_ms"]))
+    spread = [max(t) / min(t) for t in times.values()]
+    assert sum(s >= 1.5 for s in spread) >= 30
