@@ -1,0 +1,69 @@
+"""The base class that every rule's documentation class derives from.
+
+A rule is declared once, as a class: its code, name and default severity are class attributes and
+its docstring is the documentation, written in four sections (What it does / Why is this bad? /
+Example / Use instead). Declaring a rule without one of those sections fails at import, so the
+documentation cannot drift out of existence.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from typing import ClassVar
+
+from kernelscope.model import SEVERITIES
+
+SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead")
+
+_HEADING = re.compile(r"^## (.+?)\s*$", re.MULTILINE)
+_CODE = re.compile(r"^KS\d{3}$")
+_NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+
+
+class Rule:
+    code: ClassVar[str]
+    name: ClassVar[str]
+    severity: ClassVar[str]
+    # Filled in from the docstring by __init_subclass__.
+    doc: ClassVar[str]
+    sections: ClassVar[dict]
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if not _CODE.match(cls.code):
+            raise TypeError(f"{cls.__name__}: rule code {cls.code!r} is not of the form KSnnn")
+        if not _NAME.match(cls.name):
+            raise TypeError(f"{cls.__name__}: rule name {cls.name!r} must be lower-case-with-dashes")
+        if cls.severity not in SEVERITIES:
+            raise TypeError(f"{cls.__name__}: severity {cls.severity!r} is not one of {SEVERITIES}")
+        cls.doc = inspect.cleandoc(cls.__doc__ or "")
+        cls.sections = _split_sections(cls.doc)
+        missing = [s for s in SECTIONS if not cls.sections.get(s)]
+        if missing:
+            raise TypeError(f"{cls.code}: documentation lacks section(s) {missing}")
+
+    def __init__(self):
+        raise TypeError("rules are declarations; use the class itself")
+
+    @classmethod
+    def summary(cls) -> str:
+        """The first sentence of "What it does", for listings and SARIF short descriptions."""
+        what = " ".join(cls.sections["What it does"].split())
+        end = what.find(". ")
+        return what if end < 0 else what[: end + 1]
+
+    @classmethod
+    def family(cls) -> str:
+        """The family prefix, e.g. "KS1" for KS101."""
+        return cls.code[:3]
+
+
+def _split_sections(doc: str) -> dict:
+    """Map each "## Heading" of a docstring to the text under it."""
+    headings = list(_HEADING.finditer(doc))
+    sections = {}
+    for here, after in zip(headings, headings[1:] + [None]):
+        body = doc[here.end(): after.start() if after else len(doc)]
+        sections[here.group(1)] = body.strip()
+    return sections

@@ -1,0 +1,86 @@
+"""KS9xx: problems reading the source, and problems with the lint comments themselves."""
+
+from kernelscope.rules._base import Rule
+
+
+class UnparsableSource(Rule):
+    """## What it does
+    Reports places where the source could not be parsed. The analyses skip the damaged region, so
+    findings there may be missing.
+
+    ## Why is this bad?
+    A clean lint run over a file that was only partly understood is a false sense of safety. Parse
+    problems usually come from macros the analyser cannot see (defined in a header that is not
+    passed, or on the compiler command line) or from real syntax errors.
+
+    ## Example
+    ```cuda
+    // The build passes -DEXPORT_KERNEL='extern "C" __global__'; without it this does not parse.
+    EXPORT_KERNEL void fill(float* a) { a[threadIdx.x] = 0.0f; }
+    ```
+
+    ## Use instead
+    Pass the definitions the build uses (`kernelscope lint -D NAME=VALUE`, or `define = [...]` in
+    the configuration), or fix the syntax error.
+    """
+    code = "KS901"
+    name = "syntax-error"
+    severity = "warning"
+
+
+class UnsupportedConstruct(Rule):
+    """## What it does
+    Reports constructs that the analyses do not model, such as inline PTX assembly, function
+    pointers, or device code reached through virtual calls. Results for the kernel around them are
+    approximate.
+
+    ## Why is this bad?
+    It is a limit of the analyser rather than of the code: accesses and barriers inside the
+    construct are invisible, so a hazard there would go unreported.
+
+    ## Example
+    ```cuda
+    __global__ void k(float* a) {
+        float v;
+        asm volatile("ld.global.nc.f32 %0, [%1];" : "=f"(v) : "l"(a));
+        a[threadIdx.x] = v;
+    }
+    ```
+
+    ## Use instead
+    ```cuda
+    __global__ void k(const float* __restrict__ a, float* out) {
+        out[threadIdx.x] = __ldg(a);             // the intrinsic says the same and is visible
+    }
+    ```
+    Where the construct is needed, suppress the finding for that line.
+    """
+    code = "KS902"
+    name = "unsupported-construct"
+    severity = "info"
+
+
+class UnusedSuppression(Rule):
+    """## What it does
+    Reports `kernelscope: ignore[...]`, `disable[...]` and `ignore-file[...]` comments that suppress
+    nothing, and comments that name codes that do not exist.
+
+    ## Why is this bad?
+    A stale suppression is a standing exemption: once the code below it changes, it can silently
+    hide a new, real finding. A misspelt code suppresses nothing while looking as if it does.
+
+    ## Example
+    ```cuda
+    out[i] = in[i];   // kernelscope: ignore[KS101]   (the access is coalesced)
+    ```
+
+    ## Use instead
+    ```cuda
+    out[i] = in[i];
+    ```
+    This rule is controlled by the configuration (`select`, `ignore`, `per-file-ignores`), not by
+    inline comments.
+    """
+    code = "KS903"
+    name = "unused-suppression"
+    severity = "warning"

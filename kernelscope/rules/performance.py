@@ -1,0 +1,106 @@
+"""KS4xx: performance hints (arithmetic intensity, aliasing, read-only data)."""
+
+from kernelscope.rules._base import Rule
+
+
+class LowArithmeticIntensity(Rule):
+    """## What it does
+    Finds kernels that do few floating-point operations per byte of global memory they move, below
+    the ridge point of the architecture's roofline: their speed is bounded by memory bandwidth.
+
+    ## Why is this bad?
+    It is not a defect; it says where the time goes. A memory-bound kernel cannot get faster by
+    computing faster, only by moving fewer bytes: fusing it with its neighbours, reusing data from
+    shared memory or registers, or using narrower types.
+
+    ## Example
+    ```cuda
+    __global__ void add(const float* a, const float* b, float* c, int n) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (i < n) c[i] = a[i] + b[i];        // 1 FLOP per 12 bytes
+    }
+    __global__ void scale(const float* c, float* d, float s, int n) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (i < n) d[i] = s * c[i];
+    }
+    ```
+
+    ## Use instead
+    ```cuda
+    __global__ void add_scale(const float* a, const float* b, float* d, float s, int n) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (i < n) d[i] = s * (a[i] + b[i]);  // one pass over memory instead of two
+    }
+    ```
+    """
+    code = "KS401"
+    name = "low-arithmetic-intensity"
+    severity = "info"
+
+
+class MissingRestrict(Rule):
+    """## What it does
+    Finds kernels that read through one pointer parameter and write through another without
+    marking them `__restrict__`.
+
+    ## Why is this bad?
+    Without `__restrict__` the compiler must assume that a store through one pointer may change
+    what another pointer reads, so it reloads values after every store and cannot move loads early
+    or route them through the read-only cache.
+
+    ## Example
+    ```cuda
+    __global__ void saxpy(float a, const float* x, float* y, int n) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (i < n) y[i] = a * x[i] + y[i];
+    }
+    ```
+
+    ## Use instead
+    ```cuda
+    __global__ void saxpy(float a, const float* __restrict__ x, float* __restrict__ y, int n) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (i < n) y[i] = a * x[i] + y[i];
+    }
+    ```
+    Only when the buffers really never overlap: `__restrict__` on aliasing pointers gives wrong
+    results.
+    """
+    code = "KS402"
+    name = "missing-restrict"
+    severity = "info"
+
+
+class UncachedReadonly(Rule):
+    """## What it does
+    Finds global data that a kernel only reads, and reads repeatedly (in a loop, or the same
+    elements from many threads), through a pointer that is neither `const ... __restrict__` nor
+    read with `__ldg`.
+
+    ## Why is this bad?
+    Data known to be read-only for the whole kernel can use the read-only (non-coherent) cache
+    path, which keeps reused values close to the SM. Without the qualifiers the compiler cannot
+    prove the data does not change and uses ordinary loads.
+
+    ## Example
+    ```cuda
+    __global__ void conv1d(float* x, float* w, float* y, int n, int k) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        float s = 0.0f;
+        for (int j = 0; j < k; ++j) s += w[j] * x[i + j];   // w and x reused, never written
+        y[i] = s;
+    }
+    ```
+
+    ## Use instead
+    ```cuda
+    __global__ void conv1d(const float* __restrict__ x, const float* __restrict__ w,
+                           float* __restrict__ y, int n, int k) {
+        ...
+    }
+    ```
+    or load with `__ldg(&w[j])`.
+    """
+    code = "KS403"
+    name = "uncached-readonly"
+    severity = "info"
