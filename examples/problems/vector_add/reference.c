@@ -1,0 +1,5 @@
+/* The C program shown to a model: add two vectors of n floats. */
+void vector_add(const float *a, const float *b, float *c, int n) {
+    for (int i = 0; i < n; ++i)
+        c[i] = a[i] + b[i];
+}

@@ -1,0 +1,448 @@
+"""Problem specs: the TOML file that says what a kernel must compute and how to launch it.
+
+The format is documented in docs/spec-format.md; this module parses and validates it into frozen
+records and binds a named size configuration into concrete shapes, scalars and launch dimensions.
+Validation happens entirely on the CPU so that a broken spec fails fast, before any GPU work.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kernelscope.errors import InputError
+from kernelscope.runner import expr
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
+
+
+class SpecError(InputError):
+    """The spec file is malformed or inconsistent."""
+
+
+DTYPES = ("float16", "float32", "float64", "int8", "int16", "int32", "int64",
+          "uint8", "uint16", "uint32", "uint64")
+FLOAT_DTYPES = ("float16", "float32", "float64")
+STYLES = ("c", "pytorch")
+DISTRIBUTIONS = {"uniform": 2, "normal": 2, "randint": 2}
+_DISTRIBUTION = re.compile(r"^\s*([a-z]+)\s*\((.*)\)\s*$")
+
+
+@dataclass(frozen=True)
+class Distribution:
+    kind: str                  # uniform(lo, hi) | normal(mean, std) | randint(lo, hi), hi exclusive
+    params: tuple[float, ...]
+
+    @classmethod
+    def parse(cls, text: str, where: str) -> "Distribution":
+        match = _DISTRIBUTION.match(text or "")
+        if not match or match.group(1) not in DISTRIBUTIONS:
+            raise SpecError(f"{where}: distribution must be one of uniform(lo, hi), normal(mean, std), "
+                            f"randint(lo, hi); got {text!r}")
+        kind = match.group(1)
+        parts = [p for p in match.group(2).split(",") if p.strip()]
+        if len(parts) != DISTRIBUTIONS[kind]:
+            raise SpecError(f"{where}: {kind} takes {DISTRIBUTIONS[kind]} arguments, got {text!r}")
+        params = tuple(float(expr.evaluate(p, {})) for p in parts)
+        if kind in ("uniform", "randint") and not params[0] < params[1]:
+            raise SpecError(f"{where}: {kind} needs lo < hi, got {text!r}")
+        if kind == "normal" and params[1] <= 0:
+            raise SpecError(f"{where}: normal needs a positive standard deviation, got {text!r}")
+        return cls(kind, params)
+
+
+@dataclass(frozen=True)
+class ArraySpec:
+    name: str
+    dtype: str
+    shape: tuple               # expressions (str) or ints over size variables
+    distribution: Distribution | None = None   # inputs only
+    rtol: float | None = None  # outputs only: overrides [tolerance]
+    atol: float | None = None
+
+
+@dataclass(frozen=True)
+class ScalarSpec:
+    name: str
+    dtype: str
+    value: object              # expression over size variables, or a number
+
+
+@dataclass(frozen=True)
+class LaunchSpec:
+    block: tuple
+    grid: tuple
+    dynamic_smem: object = 0
+    args: tuple = ()
+
+
+@dataclass(frozen=True)
+class ReferenceSpec:
+    python: str | None = None  # "file.py:function"
+    kernel: str | None = None  # "file.cu:kernel_name"
+    arrays: str = "cupy"       # what the Python reference receives: cupy (device) or numpy (host) arrays
+    launch: LaunchSpec | None = None   # launch of a reference kernel when it differs from [launch]
+
+
+@dataclass(frozen=True)
+class Implementation:
+    file: str
+    kernel: str | None
+    strategy: str = ""
+    launch: LaunchSpec | None = None
+
+
+@dataclass(frozen=True)
+class ConcreteLaunch:
+    grid: tuple[int, int, int]
+    block: tuple[int, int, int]
+    dynamic_smem: int
+    args: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ProblemSpec:
+    name: str
+    path: Path
+    sizes: dict
+    inputs: tuple
+    outputs: tuple
+    scalars: tuple
+    launch: LaunchSpec
+    reference: ReferenceSpec
+    rtol: float
+    atol: float
+    style: str = "c"
+    description: str = ""
+    prompt_source: str | None = None
+    implementations: tuple = ()
+    raw: dict = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def root(self) -> Path:
+        return self.path.parent
+
+    def arrays(self):
+        return self.inputs + self.outputs
+
+    def variables(self, size: str) -> dict:
+        """Size variables and scalar values of one size configuration."""
+        if size not in self.sizes:
+            raise SpecError(f"{self.name}: unknown size {size!r} (have {', '.join(self.sizes)})")
+        names = dict(self.sizes[size])
+        for scalar in self.scalars:
+            value = expr.evaluate(scalar.value, names)
+            names[scalar.name] = float(value) if scalar.dtype in FLOAT_DTYPES else int(value)
+        return names
+
+    def shape(self, array: ArraySpec, size: str) -> tuple[int, ...]:
+        names = self.sizes[size]
+        dims = tuple(expr.evaluate_int(d, names) for d in array.shape)
+        if any(d < 0 for d in dims):
+            raise SpecError(f"{self.name}: {array.name} has a negative dimension {dims} at size {size!r}")
+        return dims
+
+    def concrete_launch(self, size: str, launch: LaunchSpec | None = None) -> ConcreteLaunch:
+        launch = _merge_launch(self.launch, launch)
+        names = self.variables(size)
+        return ConcreteLaunch(
+            grid=_dim3(launch.grid, names, f"{self.name}: grid"),
+            block=_dim3(launch.block, names, f"{self.name}: block"),
+            dynamic_smem=expr.evaluate_int(launch.dynamic_smem, names),
+            args=tuple(launch.args),
+        )
+
+    def resolve(self, relative: str) -> Path:
+        return (self.root / relative).resolve()
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "path": str(self.path), "sizes": self.sizes,
+                "inputs": [a.name for a in self.inputs], "outputs": [a.name for a in self.outputs],
+                "scalars": [s.name for s in self.scalars]}
+
+
+def load_spec(path) -> ProblemSpec:
+    """Read and validate a problem spec. `path` is the TOML file or a directory holding spec.toml."""
+    path = Path(path)
+    if path.is_dir():
+        path = path / "spec.toml"
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SpecError(f"{path}: no such spec file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SpecError(f"{path}: cannot read: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise SpecError(f"{path}: invalid TOML: {exc}") from None
+    try:
+        return parse_spec(data, path.resolve())
+    except expr.ExpressionError as exc:
+        raise SpecError(f"{path}: {exc}") from None
+
+
+def parse_spec(data: dict, path: Path) -> ProblemSpec:
+    where = str(path)
+    _known_keys(data, {"name", "style", "description", "prompt_source", "sizes", "inputs", "outputs",
+                       "scalars", "launch", "reference", "tolerance", "implementations"}, where)
+    name = _required(data, "name", str, where)
+    style = data.get("style", "c")
+    if style not in STYLES:
+        raise SpecError(f"{where}: style must be one of {', '.join(STYLES)}, got {style!r}")
+
+    sizes = _sizes(data.get("sizes"), where)
+    size_names = set(next(iter(sizes.values())))
+    inputs = tuple(_array(item, i, "inputs", where) for i, item in enumerate(_table_list(data, "inputs", where)))
+    outputs = tuple(_array(item, i, "outputs", where) for i, item in enumerate(_table_list(data, "outputs", where)))
+    if not outputs:
+        raise SpecError(f"{where}: at least one [[outputs]] entry is required")
+    scalars = tuple(_scalar(item, i, where) for i, item in enumerate(data.get("scalars", [])))
+
+    names = [a.name for a in inputs + outputs] + [s.name for s in scalars]
+    duplicates = sorted({n for n in names if names.count(n) > 1})
+    if duplicates:
+        raise SpecError(f"{where}: names used twice among inputs, outputs and scalars: {', '.join(duplicates)}")
+    for array in inputs + outputs:
+        for dim in array.shape:
+            _check_names(dim, size_names, f"{where}: shape of {array.name!r}")
+    for scalar in scalars:
+        _check_names(scalar.value, size_names, f"{where}: value of scalar {scalar.name!r}")
+
+    launch = _launch(data.get("launch"), where + ": [launch]", required=True)
+    _check_launch(launch, set(names), size_names | {s.name for s in scalars}, where + ": [launch]")
+    for array in inputs + outputs:
+        if array.name not in launch.args:
+            raise SpecError(f"{where}: [launch].args does not pass {array.name!r} to the kernel")
+
+    reference = _reference(data.get("reference"), where)
+    if reference.launch is not None:
+        merged = _merge_launch(launch, reference.launch)
+        _check_launch(merged, set(names), size_names | {s.name for s in scalars}, where + ": [reference.launch]")
+    tolerance = data.get("tolerance", {})
+    _known_keys(tolerance, {"rtol", "atol"}, where + ": [tolerance]")
+    rtol = _tolerance(tolerance.get("rtol", 1e-5), "rtol", where)
+    atol = _tolerance(tolerance.get("atol", 1e-5), "atol", where)
+
+    implementations = tuple(_implementation(item, i, where) for i, item in enumerate(data.get("implementations", [])))
+    for impl in implementations:
+        if impl.launch is not None:
+            _check_launch(_merge_launch(launch, impl.launch), set(names),
+                          size_names | {s.name for s in scalars}, f"{where}: implementation {impl.file}")
+
+    spec = ProblemSpec(name=name, path=path, sizes=sizes, inputs=inputs, outputs=outputs, scalars=scalars,
+                       launch=launch, reference=reference, rtol=rtol, atol=atol, style=style,
+                       description=data.get("description", ""), prompt_source=data.get("prompt_source"),
+                       implementations=implementations, raw=data)
+    _check_files(spec, where)
+    for size in sizes:       # every configuration must bind into sane shapes and launches
+        for array in spec.arrays():
+            spec.shape(array, size)
+        _check_concrete(spec.concrete_launch(size), where, size)
+    return spec
+
+
+def _check_concrete(launch: ConcreteLaunch, where: str, size: str) -> None:
+    if any(d <= 0 for d in launch.grid + launch.block):
+        raise SpecError(f"{where}: size {size!r} gives grid {launch.grid} block {launch.block}; "
+                        "all dimensions must be positive")
+    threads = launch.block[0] * launch.block[1] * launch.block[2]
+    if threads > 1024:
+        raise SpecError(f"{where}: size {size!r} gives a block of {threads} threads (at most 1024)")
+    if launch.dynamic_smem < 0:
+        raise SpecError(f"{where}: size {size!r} gives negative dynamic shared memory")
+
+
+def _check_files(spec: ProblemSpec, where: str) -> None:
+    wanted = []
+    if spec.reference.python:
+        wanted.append(spec.reference.python.partition(":")[0])
+    if spec.reference.kernel:
+        wanted.append(spec.reference.kernel.partition(":")[0])
+    if spec.prompt_source:
+        wanted.append(spec.prompt_source)
+    wanted += [impl.file for impl in spec.implementations]
+    for relative in wanted:
+        if not spec.resolve(relative).is_file():
+            raise SpecError(f"{where}: referenced file {relative!r} does not exist next to the spec")
+
+
+def _sizes(table, where) -> dict:
+    if not isinstance(table, dict) or not table:
+        raise SpecError(f"{where}: [sizes] must define at least one named size configuration")
+    sizes = {}
+    for size_name, variables in table.items():
+        if not isinstance(variables, dict) or not variables:
+            raise SpecError(f"{where}: [sizes].{size_name} must be a table of integer variables")
+        for var, value in variables.items():
+            if not var.isidentifier() or var in expr.FUNCTIONS:
+                raise SpecError(f"{where}: [sizes].{size_name}: bad variable name {var!r}")
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise SpecError(f"{where}: [sizes].{size_name}.{var} must be an integer, got {value!r}")
+        sizes[size_name] = dict(variables)
+    keys = {name: set(v) for name, v in sizes.items()}
+    first = next(iter(keys.values()))
+    for size_name, variables in keys.items():
+        if variables != first:
+            raise SpecError(f"{where}: every size must bind the same variables; {size_name!r} binds "
+                            f"{sorted(variables)}, expected {sorted(first)}")
+    return sizes
+
+
+def _table_list(data, key, where):
+    items = data.get(key, [])
+    if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
+        raise SpecError(f"{where}: {key} must be an array of tables ([[{key}]])")
+    return items
+
+
+def _array(item, index, kind, where) -> ArraySpec:
+    here = f"{where}: [[{kind}]] #{index + 1}"
+    allowed = {"name", "dtype", "shape"} | ({"distribution"} if kind == "inputs" else {"rtol", "atol"})
+    _known_keys(item, allowed, here)
+    name = _identifier(item, here)
+    dtype = _dtype(item, f"{here} {name!r}")
+    shape = item.get("shape")
+    if isinstance(shape, (str, int)):
+        shape = [shape]
+    if not isinstance(shape, list) or not shape:
+        raise SpecError(f"{here} {name!r}: shape must be a non-empty list of expressions")
+    distribution = None
+    if kind == "inputs":
+        text = item.get("distribution", "uniform(-1, 1)" if dtype in FLOAT_DTYPES else "randint(0, 10)")
+        distribution = Distribution.parse(text, f"{here} {name!r}")
+    rtol = _tolerance(item["rtol"], "rtol", here) if "rtol" in item else None
+    atol = _tolerance(item["atol"], "atol", here) if "atol" in item else None
+    return ArraySpec(name, dtype, tuple(shape), distribution, rtol, atol)
+
+
+def _scalar(item, index, where) -> ScalarSpec:
+    here = f"{where}: [[scalars]] #{index + 1}"
+    if not isinstance(item, dict):
+        raise SpecError(f"{here}: must be a table")
+    _known_keys(item, {"name", "dtype", "value"}, here)
+    name = _identifier(item, here)
+    if "value" not in item:
+        raise SpecError(f"{here} {name!r}: missing 'value'")
+    return ScalarSpec(name, _dtype(item, f"{here} {name!r}"), item["value"])
+
+
+def _launch(table, where, required=False) -> LaunchSpec | None:
+    if table is None and not required:
+        return None
+    if not isinstance(table, dict):
+        raise SpecError(f"{where}: must be a table with block, grid and args")
+    _known_keys(table, {"block", "grid", "dynamic_smem", "args"}, where)
+    dims = {}
+    for key in ("block", "grid"):
+        value = table.get(key)
+        if isinstance(value, (str, int)):
+            value = [value]
+        if value is None and not required:
+            dims[key] = None
+            continue
+        if not isinstance(value, list) or not 1 <= len(value) <= 3:
+            raise SpecError(f"{where}: {key} must be a list of 1 to 3 expressions")
+        dims[key] = tuple(value)
+    args = table.get("args")
+    if args is not None and (not isinstance(args, list) or not all(isinstance(a, str) for a in args)):
+        raise SpecError(f"{where}: args must be a list of input, output and scalar names")
+    if required and args is None:
+        raise SpecError(f"{where}: args (the kernel's argument order) is required")
+    return LaunchSpec(block=dims["block"], grid=dims["grid"], dynamic_smem=table.get("dynamic_smem"),
+                      args=tuple(args) if args is not None else None)
+
+
+def _merge_launch(base: LaunchSpec, override: LaunchSpec | None) -> LaunchSpec:
+    if override is None:
+        return LaunchSpec(base.block, base.grid, base.dynamic_smem or 0, base.args)
+    return LaunchSpec(
+        block=override.block or base.block,
+        grid=override.grid or base.grid,
+        dynamic_smem=override.dynamic_smem if override.dynamic_smem is not None else (base.dynamic_smem or 0),
+        args=override.args if override.args is not None else base.args,
+    )
+
+
+def _check_launch(launch: LaunchSpec, arg_names: set, expr_names: set, where: str) -> None:
+    for text in launch.block + launch.grid + (launch.dynamic_smem or 0,):
+        _check_names(text, expr_names, where)
+    unknown = [a for a in launch.args if a not in arg_names]
+    if unknown:
+        raise SpecError(f"{where}: args name unknown inputs/outputs/scalars: {', '.join(unknown)}")
+
+
+def _reference(table, where) -> ReferenceSpec:
+    here = f"{where}: [reference]"
+    if not isinstance(table, dict):
+        raise SpecError(f"{here}: required, with python = \"file.py:function\" or kernel = \"file.cu:name\"")
+    _known_keys(table, {"python", "kernel", "arrays", "launch"}, here)
+    python, kernel = table.get("python"), table.get("kernel")
+    if (python is None) == (kernel is None):
+        raise SpecError(f"{here}: give exactly one of python or kernel")
+    target = python or kernel
+    if not isinstance(target, str) or ":" not in target:
+        raise SpecError(f"{here}: expected \"FILE:NAME\", got {target!r}")
+    arrays = table.get("arrays", "cupy")
+    if arrays not in ("cupy", "numpy"):
+        raise SpecError(f"{here}: arrays must be cupy or numpy, got {arrays!r}")
+    return ReferenceSpec(python=python, kernel=kernel, arrays=arrays,
+                         launch=_launch(table.get("launch"), here + ".launch"))
+
+
+def _implementation(item, index, where) -> Implementation:
+    here = f"{where}: [[implementations]] #{index + 1}"
+    if not isinstance(item, dict):
+        raise SpecError(f"{here}: must be a table")
+    _known_keys(item, {"file", "kernel", "strategy", "launch"}, here)
+    file = item.get("file")
+    if not isinstance(file, str) or not file:
+        raise SpecError(f"{here}: 'file' is required")
+    return Implementation(file=file, kernel=item.get("kernel"), strategy=item.get("strategy", ""),
+                          launch=_launch(item.get("launch"), here + ".launch"))
+
+
+def _dim3(texts, names, where) -> tuple[int, int, int]:
+    dims = [expr.evaluate_int(t, names) for t in texts]
+    return tuple(dims + [1] * (3 - len(dims)))
+
+
+def _check_names(text, allowed: set, where: str) -> None:
+    unknown = expr.names_in(text) - allowed
+    if unknown:
+        raise SpecError(f"{where}: unknown name(s) {', '.join(sorted(unknown))} in {text!r}")
+
+
+def _identifier(item, where) -> str:
+    name = item.get("name")
+    if not isinstance(name, str) or not name.isidentifier():
+        raise SpecError(f"{where}: 'name' must be an identifier, got {name!r}")
+    return name
+
+
+def _dtype(item, where) -> str:
+    dtype = item.get("dtype")
+    if dtype not in DTYPES:
+        raise SpecError(f"{where}: dtype must be one of {', '.join(DTYPES)}, got {dtype!r}")
+    return dtype
+
+
+def _tolerance(value, key, where) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+        raise SpecError(f"{where}: {key} must be a non-negative number, got {value!r}")
+    return float(value)
+
+
+def _required(data, key, kind, where):
+    value = data.get(key)
+    if not isinstance(value, kind) or not value:
+        raise SpecError(f"{where}: {key!r} is required")
+    return value
+
+
+def _known_keys(table, allowed: set, where: str) -> None:
+    unknown = sorted(set(table) - allowed)
+    if unknown:
+        raise SpecError(f"{where}: unknown key(s) {', '.join(unknown)} (allowed: {', '.join(sorted(allowed))})")
