@@ -125,8 +125,9 @@ def run_all(out: Path, jobs: int) -> Path:
 # ---------------------------------------------------------------- parsing reports
 
 SANITIZER_PREFIX = re.compile(r"^=+ ?")
-RACE = re.compile(r"(?:(Error|Warning|Info)\s*:\s*)?Race reported between (\w+) access at .*? in (\S+?):(\d+)"
-                  r".*?and (\w+) access at .*? in (\S+?):(\d+)")
+# racecheck names one access, then one or more "and <kind> access at ..." partners
+RACE = re.compile(r"(?:(Error|Warning|Info)\s*:\s*)?Race reported between (\w+) access at .*? in (\S+?):(\d+)")
+PARTNER = re.compile(r"and (\w+) access at .*? in (\S+?):(\d+)")
 LOCATION = re.compile(r" in (\S+?\.cu):(\d+)")
 HAZARD_OF_PAIR = {("Write", "Read"): "RAW", ("Read", "Write"): "WAR", ("Write", "Write"): "WAW"}
 NOT_A_REPORT = ("COMPUTE-SANITIZER", "ERROR SUMMARY", "RACECHECK SUMMARY", "LEAK SUMMARY", "Program hit",
@@ -155,11 +156,14 @@ def parse_record(record: dict) -> dict:
     for block in report_blocks(record["output"]):
         race = RACE.search(block)
         if race:
-            severity, first, first_file, first_line, second, second_file, second_line = race.groups()
-            if not (first_file.endswith(own_file) and second_file.endswith(own_file)):
+            severity, first, first_file, first_line = race.groups()
+            partners = [(kind, int(line)) for kind, path, line in PARTNER.findall(block[race.end():])
+                        if path.endswith(own_file)]
+            if not (first_file.endswith(own_file) and partners):
                 continue
-            kinds.add(HAZARD_OF_PAIR.get((first, second), f"{first}-{second}"))
-            lines.update((int(first_line), int(second_line)))
+            kinds.update(HAZARD_OF_PAIR.get((first, kind), f"{first}-{kind}") for kind, _ in partners)
+            lines.add(int(first_line))
+            lines.update(line for _, line in partners)
             severities.add((severity or "error").lower())
             reports += 1
             continue
