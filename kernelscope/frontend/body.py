@@ -1,0 +1,1102 @@
+"""Walks a function body once, in order, and records what the analyses need.
+
+The walk is an abstract interpretation with symbolic values: local variables hold `Expr`s (or
+pointers into an allocation with a symbolic byte offset), so that `a[i]` after `int i = blockIdx.x *
+blockDim.x + threadIdx.x` is recorded with the address `4 * (blockIdx.x * blockDim.x + threadIdx.x)`.
+Loops make the variables they update unknown-but-named (their first-iteration value is kept as a
+default); branches merge the values a variable may have with a `Select`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+
+from kernelscope import symbolic as sx
+from kernelscope.frontend.ctypes import SCALAR_BYTES, TypeTable, normalise_type, precision_of
+from kernelscope.model import Access, Arith, Barrier, Branch, Call, Condition, Context, Loop, SharedArray
+
+MAX_EXPRESSION_DEPTH = 150
+MAX_INLINE_DEPTH = 6
+
+BUILTIN_INDEX = {"threadIdx", "blockIdx", "blockDim", "gridDim"}
+
+BARRIERS = {
+    "__syncthreads": "syncthreads", "__syncthreads_count": "syncthreads_count",
+    "__syncthreads_and": "syncthreads_and", "__syncthreads_or": "syncthreads_or",
+    "__syncwarp": "syncwarp", "__barrier_sync": "syncthreads",
+}
+FENCES = {"__threadfence", "__threadfence_block", "__threadfence_system"}
+CACHED_LOADS = {"__ldg", "__ldca", "__ldcg", "__ldcs", "__ldlu", "__ldcv"}
+CACHED_STORES = {"__stcg", "__stcs", "__stwb", "__stwt"}
+
+SPECIAL_MATH = {
+    "expf", "exp2f", "exp10f", "logf", "log2f", "log10f", "log1pf", "expm1f", "sinf", "cosf", "tanf",
+    "sincosf", "asinf", "acosf", "atanf", "atan2f", "sinhf", "coshf", "tanhf", "powf", "erff", "erfcf",
+    "__expf", "__logf", "__sinf", "__cosf", "__tanf", "__powf", "__exp10f", "__log2f", "__log10f",
+    "exp", "exp2", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin", "acos", "atan", "atan2",
+    "sinh", "cosh", "tanh", "pow", "erf", "erfc", "rsqrtf", "rsqrt", "cbrtf", "cbrt", "__frcp_rn",
+    "hexp", "hlog", "hsin", "hcos", "h2exp", "normcdff", "lgammaf", "tgammaf",
+}
+SQRT = {"sqrtf": "fp32", "sqrt": None, "__fsqrt_rn": "fp32", "hsqrt": "fp16", "__dsqrt_rn": "fp64"}
+FMA = {"fmaf": "fp32", "fma": None, "__fmaf_rn": "fp32", "__fmaf_rz": "fp32", "__fma_rn": "fp64",
+       "__hfma": "fp16", "__hfma2": "fp16"}
+HALF_ARITH = {"__hadd": ("add", 1), "__hsub": ("add", 1), "__hmul": ("mul", 1),
+              "__hadd2": ("add", 2), "__hsub2": ("add", 2), "__hmul2": ("mul", 2),
+              "__fadd_rn": ("add", 1), "__fmul_rn": ("mul", 1), "__dadd_rn": ("add", 1),
+              "__dmul_rn": ("mul", 1), "__fdividef": ("div", 1), "fdividef": ("div", 1)}
+INTEGER_FUNCTIONS = set(sx.Call.FUNCTIONS)
+FLOAT_MINMAX = {"fminf", "fmaxf", "fmin", "fmax", "fabsf", "fabs", "__hmax", "__hmin", "floorf", "ceilf",
+                "roundf", "truncf", "floor", "ceil", "round", "trunc", "copysignf", "__saturatef"}
+CASTS = {"static_cast", "reinterpret_cast", "const_cast", "__float2int_rn", "__float2int_rz", "__int_as_float",
+         "__float_as_int", "__half2float", "__float2half", "__float2half_rn", "__bfloat162float",
+         "__float2bfloat16", "__double2float_rn"}
+CAST_RESULT = {"__half2float": "float", "__bfloat162float": "float", "__float2half": "__half",
+               "__float2half_rn": "__half", "__float2bfloat16": "__nv_bfloat16", "__float2int_rn": "int",
+               "__float2int_rz": "int", "__int_as_float": "float", "__float_as_int": "int",
+               "__double2float_rn": "float"}
+
+
+@dataclass
+class Pointer:
+    base: str
+    space: str
+    offset: sx.Expr          # bytes from the allocation's base
+    pointee: str | None      # element type name
+    dims: tuple = ()         # trailing array dimensions for multi-dimensional arrays
+
+
+@dataclass
+class Value:
+    expr: sx.Expr
+    ctype: str | None = None
+    pointer: Pointer | None = None
+    dims: tuple | None = None    # dim3 values: three Exprs
+
+
+UNKNOWN = Value(sx.Opaque("?"))
+
+
+@dataclass
+class Scope:
+    """What a walk writes into: a Kernel record, or nothing (host code)."""
+    accesses: list = field(default_factory=list)
+    loops: list = field(default_factory=list)
+    branches: list = field(default_factory=list)
+    barriers: list = field(default_factory=list)
+    calls: list = field(default_factory=list)
+    arith: list = field(default_factory=list)
+    shared_arrays: list = field(default_factory=list)
+    local_arrays: dict = field(default_factory=dict)
+    early_returns: list = field(default_factory=list)
+    flags: set = field(default_factory=set)
+    notes: list = field(default_factory=list)
+
+
+class Walker:
+    """One walk over one function body (a kernel, or a host function when resolving launches)."""
+
+    def __init__(self, unit, scope: Scope, env: dict, record: bool = True):
+        self.unit = unit            # the FileUnit: text, positions, types, device functions, constants
+        self.types: TypeTable = unit.types
+        self.scope = scope
+        self.env = env
+        self.record = record
+        self.loops: list[Loop] = []
+        self.conditions: list[Condition] = []
+        self.inline_stack: list[str] = []
+        self.return_values: list[Value] | None = None
+        self.current_function: str | None = None
+        self._pending_unroll = None
+        self.on_launch = None       # host walks: called with each `k<<<...>>>(...)` node
+
+    # -- positions ---------------------------------------------------------------------------
+    def where(self, node) -> tuple[int, int]:
+        return self.unit.line_col(node.start_byte)
+
+    def context(self) -> Context:
+        return Context(tuple(self.loops), tuple(self.conditions))
+
+    def text(self, node) -> str:
+        return self.unit.original_text(node)
+
+    # -- statements --------------------------------------------------------------------------
+    def walk_body(self, body) -> None:
+        if body is not None:
+            self.statement(body)
+
+    def statement(self, node) -> None:
+        kind = node.type
+        handler = getattr(self, "stmt_" + kind, None)
+        if handler is not None:
+            handler(node)
+        elif kind.startswith("preproc_"):
+            self.stmt_preproc(node)
+        elif node.is_named and kind not in ("comment", "break_statement", "continue_statement", "goto_statement",
+                                           ";", "type_definition", "alias_declaration", "using_declaration",
+                                           "static_assert_declaration", "ERROR"):
+            self.expression(node)
+        elif kind == "ERROR":
+            for child in node.named_children:
+                if child.type.endswith("statement") or child.type == "declaration":
+                    self.statement(child)
+
+    def stmt_compound_statement(self, node) -> None:
+        depth = len(self.conditions)
+        pending_unroll = None
+        for child in node.named_children:
+            if child.type == "preproc_call" and b"unroll" in child.text:
+                pending_unroll = _unroll_factor(child.text.decode("latin-1"))
+                continue
+            if pending_unroll is not None and child.type in ("for_statement", "while_statement", "do_statement"):
+                self._pending_unroll = pending_unroll
+            pending_unroll = None
+            self.statement(child)
+            if _always_exits(child):
+                break
+        del self.conditions[depth:]
+
+    def stmt_preproc(self, node) -> None:
+        # #if blocks the preprocessor could not decide stay in the tree: walk their statements.
+        for child in node.named_children:
+            if child.type in ("preproc_arg", "identifier", "preproc_params", "preproc_directive",
+                              "number_literal", "binary_expression", "preproc_defined", "system_lib_string",
+                              "string_literal", "parenthesized_expression", "unary_expression", "call_expression"):
+                if node.type in ("preproc_if", "preproc_elif") and child == node.child_by_field_name("condition"):
+                    continue
+                if child.type not in ("call_expression",):
+                    continue
+            if child.type in ("preproc_else", "preproc_elif", "preproc_elifdef"):
+                continue  # the first branch is the one analysed
+            self.statement(child)
+
+    def stmt_expression_statement(self, node) -> None:
+        for child in node.named_children:
+            self.expression(child)
+
+    def stmt_declaration(self, node) -> None:
+        type_node = node.child_by_field_name("type")
+        base_type = normalise_type(self._node_text(type_node)) if type_node is not None else "int"
+        qualifiers = {c.text.decode("latin-1") for c in node.children if c.type in ("type_qualifier", "storage_class_specifier")}
+        is_shared = "__shared__" in qualifiers
+        is_extern = "extern" in qualifiers
+        for declarator in node.children_by_field_name("declarator"):
+            self._declare(declarator, base_type, is_shared, is_extern)
+
+    def _declare(self, declarator, base_type: str, is_shared: bool, is_extern: bool) -> None:
+        value_node = None
+        if declarator.type == "init_declarator":
+            value_node = declarator.child_by_field_name("value")
+            declarator = declarator.child_by_field_name("declarator")
+        name, pointer_depth, dims = self._declarator_shape(declarator)
+        if name is None:
+            return
+        line, _ = self.where(declarator)
+        if dims is not None:
+            elem = self.types.size_of(base_type) or 4
+            if is_shared:
+                dynamic = is_extern or any(d is None for d in dims) or not dims
+                self.scope.shared_arrays.append(SharedArray(name, elem, tuple(dims), dynamic, line))
+                self.env[name] = Value(sx.Const(0), base_type, Pointer(name, "shared", sx.Const(0), base_type, tuple(dims)))
+            else:
+                known = [d for d in dims if d is not None]
+                size = elem
+                for d in known:
+                    size *= d
+                self.scope.local_arrays[name] = size
+                self.env[name] = Value(sx.Const(0), base_type, Pointer(name, "local", sx.Const(0), base_type, tuple(dims)))
+            return
+        declared_type = base_type + "*" * pointer_depth
+        if value_node is None:
+            self.env[name] = Value(sx.Sym(name), declared_type)
+            return
+        if value_node.type == "argument_list" or value_node.type == "initializer_list":
+            parts = [self.expression(c) for c in value_node.named_children]
+            if base_type == "dim3":
+                exprs = [p.expr for p in parts] + [sx.Const(1)] * (3 - len(parts))
+                self.env[name] = Value(sx.Opaque("dim3"), "dim3", dims=tuple(exprs[:3]))
+            elif len(parts) == 1:
+                self.env[name] = replace(parts[0], ctype=declared_type if not parts[0].pointer else parts[0].ctype)
+            else:
+                self.env[name] = Value(sx.Opaque(name, tuple(p.expr for p in parts)), declared_type)
+            return
+        value = self.expression(value_node, whole_struct=True)
+        if pointer_depth == 0 and value.pointer is not None and base_type != "auto" and value.dims is None:
+            self.env[name] = value  # arrays decaying: keep the pointer
+        elif pointer_depth and value.pointer is not None:
+            pointee = base_type + "*" * (pointer_depth - 1)
+            pointer = value.pointer
+            if pointee and pointee != "void" and pointee != pointer.pointee:
+                pointer = replace(pointer, pointee=pointee, dims=())
+            self.env[name] = Value(value.expr, declared_type, pointer)
+        else:
+            ctype = value.ctype if base_type == "auto" else declared_type
+            self.env[name] = Value(value.expr, ctype, None, value.dims)
+
+    def _declarator_shape(self, declarator):
+        """(name, pointer depth, array dims or None)."""
+        pointer_depth = 0
+        dims = None
+        node = declarator
+        while node is not None:
+            if node.type in ("identifier", "field_identifier"):
+                return node.text.decode("latin-1"), pointer_depth, dims
+            if node.type == "pointer_declarator":
+                pointer_depth += 1
+                node = node.child_by_field_name("declarator")
+            elif node.type == "reference_declarator":
+                node = node.named_children[-1] if node.named_children else None
+            elif node.type == "array_declarator":
+                size_node = node.child_by_field_name("size")
+                size = sx.try_constant(self.expression(size_node).expr) if size_node is not None else None
+                dims = [size] + (dims or [])
+                node = node.child_by_field_name("declarator")
+            elif node.type in ("parenthesized_declarator",):
+                node = node.named_children[0] if node.named_children else None
+            else:
+                return None, 0, None
+        return None, 0, None
+
+    def stmt_if_statement(self, node) -> None:
+        condition_node = node.child_by_field_name("condition")
+        condition = self.expression(condition_node)
+        line, column = self.where(node)
+        alternative = node.child_by_field_name("alternative")
+        if self.record:
+            self.scope.branches.append(Branch(condition.expr, line, column, self.context(), "if", alternative is not None))
+        consequence = node.child_by_field_name("consequence")
+        before = dict(self.env)
+        self.conditions.append(Condition(condition.expr, line))
+        self.statement(consequence)
+        self.conditions.pop()
+        after_then = self.env
+        self.env = dict(before)
+        if alternative is not None:
+            self.conditions.append(Condition(condition.expr, line, negated=True))
+            for child in alternative.named_children:
+                self.statement(child)
+            self.conditions.pop()
+        after_else = self.env
+        self.env = _merge(condition.expr, after_then, after_else, before)
+        then_exits = _always_exits(consequence)
+        else_exits = alternative is not None and all(_always_exits(c) for c in alternative.named_children)
+        if then_exits and not else_exits:
+            self.conditions.append(Condition(condition.expr, line, negated=True))
+        elif else_exits and not then_exits:
+            self.conditions.append(Condition(condition.expr, line))
+
+    def stmt_for_statement(self, node) -> None:
+        self._pending_unroll, unroll = None, getattr(self, "_pending_unroll", None)
+        initializer = node.child_by_field_name("initializer")
+        var = None
+        if initializer is not None:
+            if initializer.type == "declaration":
+                self.stmt_declaration(initializer)
+                declarator = initializer.child_by_field_name("declarator")
+                if declarator is not None and declarator.type == "init_declarator":
+                    var = self._node_text(declarator.child_by_field_name("declarator"))
+            else:
+                self.expression(initializer)
+                if initializer.type == "assignment_expression":
+                    var = self._node_text(initializer.child_by_field_name("left"))
+        condition_node = node.child_by_field_name("condition")
+        update_node = node.child_by_field_name("update")
+        body = node.child_by_field_name("body")
+        line, _ = self.where(node)
+        start = self.env.get(var).expr if var and var in self.env else None
+        step, step_op = self._loop_step(update_node, var)
+        self._enter_loop_variables(node, var, step, step_op)
+        condition = self.expression(condition_node) if condition_node is not None else Value(sx.Const(1))
+        bound, compare = _loop_bound(condition_node, var, self)
+        thread_dependent = any(e is not None and e.thread_dependent for e in (start, bound, step)) or \
+            (bound is None and condition.expr.thread_dependent)
+        loop = Loop("for", line, var, start, bound, step, compare, None, unroll, len(self.loops) + 1, thread_dependent)
+        loop.step_op = step_op
+        self._run_loop(loop, body, update_node)
+
+    def stmt_while_statement(self, node) -> None:
+        self._pending_unroll = None
+        condition_node = node.child_by_field_name("condition")
+        body = node.child_by_field_name("body")
+        self._enter_loop_variables(node, None, None, None)
+        condition = self.expression(condition_node)
+        line, _ = self.where(node)
+        loop = Loop("while", line, None, None, None, None, "?", None, None, len(self.loops) + 1,
+                    condition.expr.thread_dependent)
+        loop.step_op = None
+        self._run_loop(loop, body, None)
+
+    def stmt_do_statement(self, node) -> None:
+        self._pending_unroll = None
+        body = node.child_by_field_name("body")
+        condition_node = node.child_by_field_name("condition")
+        self._enter_loop_variables(node, None, None, None)
+        line, _ = self.where(node)
+        loop = Loop("do", line, None, None, None, None, "?", None, None, len(self.loops) + 1, False)
+        loop.step_op = None
+        self._run_loop(loop, body, None)
+        if condition_node is not None:
+            loop.thread_dependent = self.expression(condition_node).expr.thread_dependent
+
+    def _run_loop(self, loop: Loop, body, update_node) -> None:
+        if self.record:
+            self.scope.loops.append(loop)
+        self.loops.append(loop)
+        depth = len(self.conditions)
+        self.statement(body) if body is not None else None
+        del self.conditions[depth:]
+        if update_node is not None:
+            recording, self.record = self.record, False
+            self.expression(update_node)
+            self.record = recording
+        self.loops.pop()
+
+    def _loop_step(self, update_node, var):
+        """The induction variable's change per iteration: (Expr, op) with op '+' or a geometric op."""
+        if update_node is None or var is None:
+            return None, None
+        kind = update_node.type
+        if kind == "update_expression":
+            operand = self._node_text(update_node.child_by_field_name("argument"))
+            if operand != var:
+                return None, None
+            operator = self._node_text(update_node.child_by_field_name("operator"))
+            return sx.Const(1 if operator == "++" else -1), "+"
+        if kind == "assignment_expression":
+            left = self._node_text(update_node.child_by_field_name("left"))
+            if left != var:
+                return None, None
+            operator = self._node_text(update_node.child_by_field_name("operator"))
+            right = update_node.child_by_field_name("right")
+            recording, self.record = self.record, False
+            amount = self.expression(right).expr
+            self.record = recording
+            if operator == "+=":
+                return amount, "+"
+            if operator == "-=":
+                return sx.binary("-", 0, amount), "+"
+            if operator in ("*=", "<<=", ">>=", "/="):
+                return amount, operator[:-1]
+            if operator == "=" and right.type == "binary_expression":
+                left_operand = self._node_text(right.child_by_field_name("left"))
+                op = self._node_text(right.child_by_field_name("operator"))
+                if left_operand == var and op in ("+", "-", "*", "/", ">>", "<<"):
+                    amount = self.expression(right.child_by_field_name("right")).expr
+                    return (amount, "+") if op == "+" else (sx.binary("-", 0, amount), "+") if op == "-" else (amount, op)
+        return None, None
+
+    def _enter_loop_variables(self, node, var, step, step_op) -> None:
+        """Variables assigned in the loop become named unknowns whose default is their value on entry."""
+        assigned = _assigned_names(node)
+        for name in assigned:
+            old = self.env.get(name)
+            if old is None:
+                continue
+            varying = old.expr.thread_dependent or _updates_thread_dependent(node, name, self)
+            if old.pointer is not None:
+                offset = sx.Sym(f"{name}@off", default=old.pointer.offset, varying=varying)
+                self.env[name] = Value(old.expr, old.ctype, replace(old.pointer, offset=offset))
+            elif old.dims is None:
+                self.env[name] = Value(sx.Sym(name, default=old.expr, varying=varying), old.ctype)
+        if var and var in self.env and var not in assigned:
+            old = self.env[var]
+            self.env[var] = Value(sx.Sym(var, default=old.expr, varying=old.expr.thread_dependent), old.ctype)
+
+    def stmt_return_statement(self, node) -> None:
+        value = None
+        for child in node.named_children:
+            value = self.expression(child, whole_struct=True)
+        if self.return_values is not None:
+            self.return_values.append(value or UNKNOWN)
+            return
+        if self.record and (self.conditions or self.loops):
+            line, column = self.where(node)
+            condition = _conjunction(self.conditions)
+            self.scope.early_returns.append(Branch(condition, line, column, self.context(), "return"))
+
+    def stmt_switch_statement(self, node) -> None:
+        condition = self.expression(node.child_by_field_name("condition"))
+        line, column = self.where(node)
+        if self.record:
+            self.scope.branches.append(Branch(condition.expr, line, column, self.context(), "switch", True))
+        self.conditions.append(Condition(condition.expr, line))
+        body = node.child_by_field_name("body")
+        if body is not None:
+            for child in body.named_children:
+                if child.type == "case_statement":
+                    for statement in child.named_children[1:] if child.child_by_field_name("value") else child.named_children:
+                        self.statement(statement)
+                else:
+                    self.statement(child)
+        self.conditions.pop()
+
+    def stmt_labeled_statement(self, node) -> None:
+        for child in node.named_children[1:]:
+            self.statement(child)
+
+    def stmt_attributed_statement(self, node) -> None:
+        for child in node.named_children:
+            if child.type != "attribute_declaration":
+                self.statement(child)
+
+    def stmt_function_definition(self, node) -> None:
+        pass  # local class members, lambdas handled as expressions
+
+    def stmt_struct_specifier(self, node) -> None:
+        pass
+
+    # -- expressions -------------------------------------------------------------------------
+    def expression(self, node, depth: int = 0, whole_struct: bool = False) -> Value:
+        if node is None:
+            return UNKNOWN
+        if depth > MAX_EXPRESSION_DEPTH:
+            self._note_once("expression nests too deeply; its inner part is not analysed")
+            return Value(sx.Opaque("..."))
+        handler = getattr(self, "expr_" + node.type, None)
+        if handler is None:
+            for child in node.named_children:
+                self.expression(child, depth + 1)
+            return Value(sx.Opaque(node.type))
+        return handler(node, depth + 1, whole_struct) if handler.__code__.co_argcount == 4 else handler(node, depth + 1)
+
+    def expr_number_literal(self, node, depth) -> Value:
+        return _number(node.text.decode("latin-1"))
+
+    def expr_char_literal(self, node, depth) -> Value:
+        text = node.text.decode("latin-1")
+        return Value(sx.Const(ord(text[1]) if len(text) == 3 else 0), "char")
+
+    def expr_true(self, node, depth) -> Value:
+        return Value(sx.Const(1), "bool")
+
+    def expr_false(self, node, depth) -> Value:
+        return Value(sx.Const(0), "bool")
+
+    def expr_null(self, node, depth) -> Value:
+        return Value(sx.Const(0), "void*")
+
+    def expr_nullptr(self, node, depth) -> Value:
+        return Value(sx.Const(0), "void*")
+
+    def expr_string_literal(self, node, depth) -> Value:
+        return Value(sx.Opaque("string"), "char*")
+
+    def expr_identifier(self, node, depth) -> Value:
+        name = node.text.decode("latin-1")
+        if name in self.env:
+            return self.env[name]
+        if name == "warpSize":
+            return Value(sx.Const(32), "int")
+        constant = self.unit.constants.get(name)
+        if constant is not None:
+            return constant
+        return Value(sx.Sym(name), None)
+
+    def expr_condition_clause(self, node, depth) -> Value:
+        value = UNKNOWN
+        for child in node.named_children:
+            if child.type == "declaration":
+                self.stmt_declaration(child)
+                name, _, _ = self._declarator_shape(child.child_by_field_name("declarator"))
+                value = self.env.get(name, UNKNOWN)
+            else:
+                value = self.expression(child, depth)
+        return value
+
+    def expr_qualified_identifier(self, node, depth) -> Value:
+        return Value(sx.Opaque(self._node_text(node)))
+
+    def expr_parenthesized_expression(self, node, depth, whole_struct=False) -> Value:
+        inner = node.named_children
+        return self.expression(inner[-1], depth, whole_struct) if inner else UNKNOWN
+
+    def expr_comma_expression(self, node, depth) -> Value:
+        self.expression(node.child_by_field_name("left"), depth)
+        return self.expression(node.child_by_field_name("right"), depth)
+
+    def expr_field_expression(self, node, depth, whole_struct=False) -> Value:
+        argument = node.child_by_field_name("argument")
+        field_node = node.child_by_field_name("field")
+        field_name = self._node_text(field_node)
+        if argument.type == "identifier" and argument.text.decode("latin-1") in BUILTIN_INDEX and \
+                argument.text.decode("latin-1") not in self.env:
+            return Value(sx.Sym(f"{argument.text.decode('latin-1')}.{field_name}"), "unsigned int")
+        operator = self._node_text(node.child_by_field_name("operator")) or "."
+        location = self.lvalue(node)
+        if location is not None:
+            pointer, size, ctype = location
+            self._record(node, pointer, size, "load")
+            return Value(sx.Load(pointer.base, pointer.offset), ctype)
+        base = self.expression(argument, depth)
+        if base.dims is not None and field_name in ("x", "y", "z"):
+            return Value(base.dims["xyz".index(field_name)], "unsigned int")
+        struct_field = self.types.field(base.ctype or "", field_name) if operator == "." else None
+        ctype = struct_field.type_name if struct_field else None
+        return Value(sx.Opaque(f"{base.expr}.{field_name}", (base.expr,)), ctype)
+
+    def expr_subscript_expression(self, node, depth, whole_struct=False) -> Value:
+        location = self.lvalue(node)
+        if location is None:
+            for child in node.named_children:
+                self.expression(child, depth)
+            return UNKNOWN
+        pointer, size, ctype = location
+        if pointer.dims:
+            return Value(pointer.offset, ctype, pointer)  # a row of a multi-dimensional array
+        self._load_value(node, pointer, size, ctype, whole_struct)
+        return Value(sx.Load(pointer.base, pointer.offset), ctype)
+
+    def expr_pointer_expression(self, node, depth, whole_struct=False) -> Value:
+        operator = self._node_text(node.child_by_field_name("operator"))
+        argument = node.child_by_field_name("argument")
+        if operator == "&":
+            location = self.lvalue(argument)
+            if location is not None:
+                pointer, _, ctype = location
+                return Value(pointer.offset, (ctype or "") + "*", replace(pointer, pointee=ctype, dims=()))
+            return self.expression(argument, depth)
+        location = self.lvalue(node)
+        if location is None:
+            self.expression(argument, depth)
+            return UNKNOWN
+        pointer, size, ctype = location
+        self._load_value(node, pointer, size, ctype, whole_struct)
+        return Value(sx.Load(pointer.base, pointer.offset), ctype)
+
+    def _load_value(self, node, pointer: Pointer, size: int, ctype: str | None, whole_struct: bool) -> None:
+        layout = self.types.structs.get(self.types.resolve(ctype or ""))
+        if layout is not None and whole_struct and size not in (4, 8, 16):
+            for struct_field in layout.fields.values():  # the compiler moves a struct field by field
+                moved = replace(pointer, offset=sx.binary("+", pointer.offset, struct_field.offset))
+                self._record(node, moved, struct_field.size, "load")
+        else:
+            self._record(node, pointer, size, "load")
+
+    def expr_binary_expression(self, node, depth) -> Value:
+        left = self.expression(node.child_by_field_name("left"), depth)
+        right = self.expression(node.child_by_field_name("right"), depth)
+        operator = self._node_text(node.child_by_field_name("operator"))
+        if left.pointer is not None and operator in ("+", "-") and right.pointer is None:
+            return self._offset_pointer(left, right, operator)
+        if right.pointer is not None and operator == "+" and left.pointer is None:
+            return self._offset_pointer(right, left, operator)
+        ctype = _promote(left.ctype, right.ctype) if operator in ("+", "-", "*", "/", "%") else "bool" \
+            if operator in ("<", ">", "<=", ">=", "==", "!=", "&&", "||") else left.ctype
+        self._arith(node, operator, ctype)
+        if operator not in sx.BINARY_OPERATORS:
+            return Value(sx.Opaque(operator, (left.expr, right.expr)), ctype)
+        return Value(sx.binary(operator, left.expr, right.expr), ctype)
+
+    def _offset_pointer(self, pointer_value: Value, amount: Value, operator: str) -> Value:
+        pointer = pointer_value.pointer
+        elem = self.types.size_of(pointer.pointee) or 1
+        stride = elem
+        for d in pointer.dims[1:]:
+            stride *= d if d else 1
+        delta = sx.binary("*", amount.expr, stride)
+        offset = sx.binary(operator, pointer.offset, delta)
+        return Value(offset, pointer_value.ctype, replace(pointer, offset=offset, dims=pointer.dims[1:] if len(pointer.dims) > 1 else ()))
+
+    def expr_unary_expression(self, node, depth) -> Value:
+        operand = self.expression(node.child_by_field_name("argument"), depth)
+        operator = self._node_text(node.child_by_field_name("operator"))
+        if operator in ("-", "~", "!"):
+            return Value(sx.Unary(operator, operand.expr) if not isinstance(operand.expr, sx.Const) else
+                         sx.Const(sx.Unary(operator, operand.expr).evaluate({})), operand.ctype)
+        return operand
+
+    def expr_update_expression(self, node, depth) -> Value:
+        argument = node.child_by_field_name("argument")
+        operator = self._node_text(node.child_by_field_name("operator"))
+        delta = Value(sx.Const(1), "int")
+        return self._assign(node, argument, "+=" if operator == "++" else "-=", delta, depth)
+
+    def expr_assignment_expression(self, node, depth) -> Value:
+        operator = self._node_text(node.child_by_field_name("operator"))
+        right_node = node.child_by_field_name("right")
+        right = self.expression(right_node, depth, whole_struct=True)
+        return self._assign(node, node.child_by_field_name("left"), operator, right, depth)
+
+    def _assign(self, node, target, operator: str, right: Value, depth: int) -> Value:
+        if target.type == "identifier":
+            name = target.text.decode("latin-1")
+            old = self.env.get(name, Value(sx.Sym(name)))
+            if operator == "=":
+                new = right if right.pointer is not None or old.pointer is None else right
+                if old.ctype and right.pointer is None and old.pointer is None:
+                    new = Value(right.expr, old.ctype, None, right.dims)
+                self.env[name] = new
+                return new
+            op = operator[:-1]
+            if old.pointer is not None and op in ("+", "-"):
+                new = self._offset_pointer(old, right, op)
+            else:
+                ctype = _promote(old.ctype, right.ctype) if op in "+-*/%" else old.ctype
+                self._arith(target, op, ctype)
+                new = Value(sx.binary(op, old.expr, right.expr) if op in sx.BINARY_OPERATORS else
+                            sx.Opaque(op, (old.expr, right.expr)), old.ctype)
+            self.env[name] = new
+            return new
+        location = self.lvalue(target)
+        if location is None:
+            self.expression(target, depth)
+            return right
+        pointer, size, ctype = location
+        if operator != "=":
+            self._record(target, pointer, size, "load")
+            self._arith(target, operator[:-1], ctype)
+        layout = self.types.structs.get(self.types.resolve(ctype or ""))
+        if layout is not None and size not in (4, 8, 16):
+            for struct_field in layout.fields.values():
+                self._record(target, replace(pointer, offset=sx.binary("+", pointer.offset, struct_field.offset)),
+                             struct_field.size, "store")
+        else:
+            self._record(target, pointer, size, "store")
+        return right
+
+    def expr_conditional_expression(self, node, depth, whole_struct=False) -> Value:
+        condition = self.expression(node.child_by_field_name("condition"), depth)
+        line, column = self.where(node)
+        if self.record:
+            self.scope.branches.append(Branch(condition.expr, line, column, self.context(), "ternary", True))
+        self.conditions.append(Condition(condition.expr, line))
+        consequence = self.expression(node.child_by_field_name("consequence"), depth, whole_struct)
+        self.conditions[-1] = Condition(condition.expr, line, negated=True)
+        alternative = self.expression(node.child_by_field_name("alternative"), depth, whole_struct)
+        self.conditions.pop()
+        if consequence.pointer is not None:
+            return consequence
+        return Value(sx.Select(condition.expr, consequence.expr, alternative.expr),
+                     _promote(consequence.ctype, alternative.ctype))
+
+    def expr_cast_expression(self, node, depth, whole_struct=False) -> Value:
+        type_node = node.child_by_field_name("type")
+        value = self.expression(node.child_by_field_name("value"), depth, whole_struct)
+        return self._cast(value, self._node_text(type_node))
+
+    def _cast(self, value: Value, type_text: str) -> Value:
+        type_text = normalise_type(type_text)
+        if type_text.endswith("*") and value.pointer is not None:
+            pointee = type_text[:-1].strip()
+            return Value(value.expr, type_text, replace(value.pointer, pointee=pointee, dims=()))
+        if value.ctype and precision_of(value.ctype) and not precision_of(type_text) and type_text in SCALAR_BYTES:
+            # float -> int: the value is data, not an index we can follow
+            return Value(sx.Opaque(f"({type_text})", (value.expr,)), type_text)
+        return Value(value.expr, type_text, value.pointer, value.dims)
+
+    def expr_sizeof_expression(self, node, depth) -> Value:
+        type_node = node.child_by_field_name("type")
+        if type_node is not None:
+            size = self.types.size_of(normalise_type(self._node_text(type_node)))
+            if size:
+                return Value(sx.Const(size), "size_t")
+        value_node = node.child_by_field_name("value")
+        if value_node is not None:
+            recording, self.record = self.record, False
+            value = self.expression(value_node, depth)
+            self.record = recording
+            size = self.types.size_of(value.ctype)
+            if size:
+                return Value(sx.Const(size), "size_t")
+        return Value(sx.Opaque("sizeof"), "size_t")
+
+    def expr_initializer_list(self, node, depth) -> Value:
+        parts = [self.expression(c, depth) for c in node.named_children]
+        return Value(sx.Opaque("{...}", tuple(p.expr for p in parts)), None,
+                     dims=tuple((p.expr for p in parts)) if 1 <= len(parts) <= 3 else None)
+
+    def expr_lambda_expression(self, node, depth) -> Value:
+        return Value(sx.Opaque("lambda"))
+
+    def expr_gnu_asm_expression(self, node, depth) -> Value:
+        self.scope.flags.add("inline_asm")
+        return Value(sx.Opaque("asm", thread_varying=True))
+
+    def expr_call_expression(self, node, depth, whole_struct=False) -> Value:
+        function = node.child_by_field_name("function")
+        arguments = node.child_by_field_name("arguments")
+        argument_nodes = list(arguments.named_children) if arguments is not None else []
+        if any(c.type == "kernel_call_syntax" for c in node.children):
+            if self.on_launch is not None:
+                self.on_launch(node)
+            else:
+                self.scope.flags.add("dynamic_parallelism")
+            return Value(sx.Opaque("launch"))
+        name, template_type = self._callee(function)
+        line, column = self.where(node)
+        if name in CASTS and template_type is not None and argument_nodes:
+            return self._cast(self.expression(argument_nodes[0], depth, whole_struct), template_type)
+        if name in CAST_RESULT and argument_nodes:
+            value = self.expression(argument_nodes[0], depth)
+            return Value(value.expr if name.endswith(("as_float", "as_int")) else sx.Opaque(name, (value.expr,)),
+                         CAST_RESULT[name])
+        if function is not None and function.type == "field_expression":
+            return self._method_call(node, function, argument_nodes, depth)
+        if name in BARRIERS:
+            mask = self.expression(argument_nodes[0], depth).expr if argument_nodes and name == "__syncwarp" else None
+            if self.record:
+                self.scope.barriers.append(Barrier(BARRIERS[name], line, column, self.context(), mask))
+            for argument in argument_nodes[(1 if name == "__syncwarp" else 0):]:
+                self.expression(argument, depth)
+            varying = name != "__syncwarp" and name != "__syncthreads"
+            return Value(sx.Opaque(name, thread_varying=False) if varying else sx.Const(0), "int")
+        if name.startswith("atomic"):
+            return self._atomic(node, name, argument_nodes, depth)
+        if name in CACHED_LOADS and argument_nodes:
+            target = self._pointer_target(argument_nodes[0], depth)
+            self._call_record(name, node, ())
+            if target is not None:
+                pointer, size, ctype = target
+                self._record(node, pointer, size, "load", cached=name)
+                return Value(sx.Load(pointer.base, pointer.offset), ctype)
+            return UNKNOWN
+        if name in CACHED_STORES and len(argument_nodes) >= 2:
+            value = self.expression(argument_nodes[1], depth)
+            target = self._pointer_target(argument_nodes[0], depth)
+            if target is not None:
+                self._record(node, target[0], target[1], "store")
+            return value
+        values = [self.expression(a, depth) for a in argument_nodes]
+        self._call_record(name, node, tuple(v.expr for v in values))
+        if name in INTEGER_FUNCTIONS and values and all(v.pointer is None for v in values):
+            ctype = _promote(values[0].ctype, values[-1].ctype)
+            if precision_of(ctype):
+                return Value(sx.Opaque(name, tuple(v.expr for v in values)), ctype)
+            return Value(sx.Call(name, tuple(v.expr for v in values)), ctype or "int")
+        if name.startswith("__shfl") or name in ("__ballot_sync", "__activemask", "__lanemask_lt", "__match_any_sync"):
+            self.scope.flags.add("shuffle")
+            varying = name.startswith("__shfl") or name.startswith("__lanemask") or name == "__match_any_sync"
+            ctype = values[1].ctype if name.startswith("__shfl") and len(values) > 1 else "unsigned int"
+            return Value(sx.Opaque(name, tuple(v.expr for v in values[1:]), thread_varying=varying), ctype)
+        if name in ("__any_sync", "__all_sync", "__popc", "__clz", "__ffs", "__brev", "__popcll"):
+            return Value(sx.Opaque(name, tuple(v.expr for v in values)), "int")
+        if name in FMA:
+            precision = FMA[name] or precision_of(_promote(*(v.ctype for v in values[:2]))) or "fp64"
+            self._flop(node, "fma", precision, 2 * (2 if name.endswith("2") else 1))
+            return Value(sx.Opaque(name, tuple(v.expr for v in values)), _type_of_precision(precision))
+        if name in SQRT:
+            precision = SQRT[name] or precision_of(values[0].ctype if values else None) or "fp64"
+            self._flop(node, "sqrt", precision, 1)
+            return Value(sx.Opaque(name, tuple(v.expr for v in values)), _type_of_precision(precision))
+        if name in HALF_ARITH:
+            op, lanes = HALF_ARITH[name]
+            precision = "fp64" if name.startswith("__d") else "fp32" if name.startswith("__f") else \
+                precision_of(values[0].ctype if values else None) or "fp16"
+            self._flop(node, op, precision, lanes)
+            return Value(sx.Opaque(name, tuple(v.expr for v in values)), values[0].ctype if values else None)
+        if name in SPECIAL_MATH:
+            precision = "fp32" if name.endswith("f") or name.startswith("__") else "fp64"
+            self._flop(node, "special", precision, 1)
+            return Value(sx.Opaque(name, tuple(v.expr for v in values)), _type_of_precision(precision))
+        if name in FLOAT_MINMAX:
+            return Value(sx.Opaque(name, tuple(v.expr for v in values)), values[0].ctype if values else "float")
+        helper = self.unit.device_functions.get(name)
+        if helper is not None:
+            return self._inline(helper, name, values, node)
+        if name in ("make_float2", "make_float4", "make_int2", "make_int4", "make_float3", "make_double2"):
+            return Value(sx.Opaque(name, tuple(v.expr for v in values)), name[5:])
+        return Value(sx.Opaque(name or "call", tuple(v.expr for v in values),
+                               thread_varying=name in ("clock", "clock64", "curand", "curand_uniform")))
+
+    def _method_call(self, node, function, argument_nodes, depth) -> Value:
+        method = self._node_text(function.child_by_field_name("field"))
+        self.expression(function.child_by_field_name("argument"), depth)
+        values = [self.expression(a, depth) for a in argument_nodes]
+        line, column = self.where(node)
+        self.scope.flags.add("cooperative_groups") if method in ("sync", "thread_rank", "shfl", "shfl_down") else None
+        if method == "sync":
+            receiver = self._node_text(function.child_by_field_name("argument"))
+            kind = "grid_sync" if "grid" in receiver else "cg_sync"
+            if self.record:
+                self.scope.barriers.append(Barrier(kind, line, column, self.context()))
+            return Value(sx.Const(0))
+        if method == "thread_rank":
+            return Value(sx.Sym("threadIdx.x"), "unsigned int")
+        self._call_record(method, node, tuple(v.expr for v in values))
+        return Value(sx.Opaque(method, tuple(v.expr for v in values),
+                               thread_varying=method.startswith("shfl") or method in ("thread_rank",)))
+
+    def _atomic(self, node, name, argument_nodes, depth) -> Value:
+        values = [self.expression(a, depth) for a in argument_nodes[1:]]
+        target = self._pointer_target(argument_nodes[0], depth) if argument_nodes else None
+        self._call_record(name, node, tuple(v.expr for v in values))
+        if target is not None:
+            pointer, size, ctype = target
+            self._record(node, pointer, size, "atomic")
+        return Value(sx.Opaque(name, thread_varying=True), target[2] if target else None)
+
+    def _pointer_target(self, node, depth):
+        """Where a pointer-valued argument points: `&a[i]`, `a + i`, `p`."""
+        value = self.expression(node, depth)
+        if value.pointer is None:
+            return None
+        pointer = value.pointer
+        size = self.types.size_of(pointer.pointee) or 4
+        return pointer, size, pointer.pointee
+
+    def _callee(self, function):
+        if function is None:
+            return "", None
+        if function.type == "identifier":
+            return function.text.decode("latin-1"), None
+        if function.type == "template_function":
+            name = self._node_text(function.child_by_field_name("name"))
+            arguments = function.child_by_field_name("arguments")
+            type_text = self._node_text(arguments)[1:-1] if arguments is not None else None
+            return name.split("::")[-1], type_text
+        if function.type == "qualified_identifier":
+            return self._node_text(function).split("::")[-1], None
+        return self._node_text(function), None
+
+    def _inline(self, helper, name: str, values: list, call_node) -> Value:
+        if name in self.inline_stack or len(self.inline_stack) >= MAX_INLINE_DEPTH:
+            return Value(sx.Opaque(name, tuple(v.expr for v in values)))
+        parameters, body, return_type = helper
+        saved_env, saved_returns, saved_conditions = self.env, self.return_values, list(self.conditions)
+        env = {k: v for k, v in saved_env.items() if v.pointer is not None and v.pointer.space == "shared"}
+        for k, (param_name, param_type) in enumerate(parameters):
+            if k < len(values):
+                value = values[k]
+                env[param_name] = value if value.pointer is not None else Value(value.expr, param_type or value.ctype)
+        self.env = env
+        self.return_values = []
+        self.inline_stack.append(name)
+        try:
+            self.statement(body)
+        finally:
+            self.inline_stack.pop()
+            results = self.return_values
+            self.env, self.return_values, self.conditions = saved_env, saved_returns, saved_conditions
+        if not results:
+            return Value(sx.Opaque(name), return_type)
+        result = results[-1]
+        return result if result.pointer is not None else Value(result.expr, return_type or result.ctype)
+
+    # -- locations and records ---------------------------------------------------------------
+    def lvalue(self, node):
+        """(Pointer at the element, bytes accessed, element type) for a memory location, or None."""
+        kind = node.type
+        if kind == "parenthesized_expression" and node.named_children:
+            return self.lvalue(node.named_children[-1])
+        if kind == "subscript_expression":
+            base = self.expression(node.child_by_field_name("argument"))
+            indices = node.child_by_field_name("indices")
+            index_nodes = list(indices.named_children) if indices is not None else []
+            index_node = index_nodes[0] if index_nodes else node.child_by_field_name("index")
+            if base.pointer is None or index_node is None:
+                if index_node is not None:
+                    self.expression(index_node)
+                return None
+            index = self.expression(index_node)
+            pointer = base.pointer
+            moved = self._offset_pointer(base, index, "+").pointer
+            size = self.types.size_of(pointer.pointee) or 4
+            if len(pointer.dims) > 1:
+                return moved, size, pointer.pointee
+            return replace(moved, dims=()), size, pointer.pointee
+        if kind == "pointer_expression" and self._node_text(node.child_by_field_name("operator")) == "*":
+            base = self.expression(node.child_by_field_name("argument"))
+            if base.pointer is None:
+                return None
+            size = self.types.size_of(base.pointer.pointee) or 4
+            return base.pointer, size, base.pointer.pointee
+        if kind == "field_expression":
+            argument = node.child_by_field_name("argument")
+            operator = self._node_text(node.child_by_field_name("operator")) or "."
+            field_name = self._node_text(node.child_by_field_name("field"))
+            if operator == "->":
+                base = self.expression(argument)
+                if base.pointer is None:
+                    return None
+                pointer, element = base.pointer, base.pointer.pointee
+            else:
+                if argument.type not in ("subscript_expression", "pointer_expression", "field_expression",
+                                         "parenthesized_expression"):
+                    return None
+                inner = self.lvalue(argument)
+                if inner is None:
+                    return None
+                pointer, _, element = inner
+            struct_field = self.types.field(element or "", field_name)
+            if struct_field is None:
+                return None
+            moved = replace(pointer, offset=sx.binary("+", pointer.offset, struct_field.offset), dims=())
+            return moved, struct_field.size, struct_field.type_name
+        return None
+
+    def _record(self, node, pointer: Pointer, size: int, op: str, cached: str | None = None) -> None:
+        if not self.record or pointer.space == "local":
+            return
+        line, column = self.where(node)
+        stride = self.types.size_of(pointer.pointee) if pointer.pointee else None
+        access = Access(pointer.base, pointer.space, op, pointer.offset, size, line, column,
+                        self.text(node), self.context(), stride, self.inline_stack[-1] if self.inline_stack else None)
+        if cached:
+            access.cached = cached
+        self.scope.accesses.append(access)
+
+    def _arith(self, node, operator: str, ctype: str | None) -> None:
+        precision = precision_of(ctype)
+        if precision is None or operator not in ("+", "-", "*", "/"):
+            return
+        op = {"+": "add", "-": "add", "*": "mul", "/": "div"}[operator]
+        lanes = 2 if ctype in ("__half2", "half2", "__nv_bfloat162", "nv_bfloat162") else 1
+        self._flop(node, op, precision, lanes)
+
+    def _flop(self, node, op: str, precision: str, flops: int) -> None:
+        if self.record:
+            line, _ = self.where(node)
+            self.scope.arith.append(Arith(op, precision, flops, line, self.context()))
+
+    def _call_record(self, name: str, node, args: tuple) -> None:
+        if self.record and name:
+            line, column = self.where(node)
+            self.scope.calls.append(Call(name, line, column, args, self.context()))
+
+    def _note_once(self, message: str) -> None:
+        if message not in self.scope.notes:
+            self.scope.notes.append(message)
+
+    def _node_text(self, node) -> str:
+        return node.text.decode("latin-1") if node is not None else ""
+
+
+# -- helpers --------------------------------------------------------------------------------------
+
+_INT = re.compile(r"^(0[xX][0-9a-fA-F']+|0[bB][01']+|[0-9']+)([uUlL]*)$")
+
+
+def _number(text: str) -> Value:
+    match = _INT.match(text)
+    if match:
+        digits = match.group(1).replace("'", "")
+        suffix = match.group(2).lower()
+        value = int(digits, 0) if not (digits.startswith("0") and len(digits) > 1 and digits[1].isdigit()) else int(digits, 8)
+        ctype = "unsigned long long" if "ll" in suffix and "u" in suffix else "long long" if "ll" in suffix else \
+            "unsigned int" if "u" in suffix else "long" if "l" in suffix else "int"
+        return Value(sx.Const(value), ctype)
+    lowered = text.lower()
+    try:
+        if lowered.endswith("f") and not lowered.startswith("0x"):
+            return Value(sx.Const(float(lowered[:-1])), "float")
+        return Value(sx.Const(float(lowered.rstrip("l"))), "double")
+    except ValueError:
+        return Value(sx.Opaque(text), None)
+
+
+def _promote(a: str | None, b: str | None) -> str | None:
+    ranks = ["double", "float", "__half2", "half2", "__nv_bfloat162", "__half", "half", "__nv_bfloat16"]
+    for candidate in ranks:
+        if a == candidate or b == candidate:
+            return candidate
+    if a in ("unsigned long long", "long long", "size_t", "long", "int64_t") or \
+            b in ("unsigned long long", "long long", "size_t", "long", "int64_t"):
+        return "long long"
+    return a or b
+
+
+def _type_of_precision(precision: str) -> str:
+    return {"fp32": "float", "fp64": "double", "fp16": "__half", "bf16": "__nv_bfloat16"}.get(precision, "float")
+
+
+def _unroll_factor(text: str):
+    match = re.search(r"unroll\s*\(?\s*(\d+)", text)
+    return int(match.group(1)) if match else 0
+
+
+def _always_exits(node) -> bool:
+    """Does this statement always leave the enclosing block (return/continue/break)?"""
+    if node is None:
+        return False
+    if node.type in ("return_statement", "continue_statement", "break_statement"):
+        return True
+    if node.type == "compound_statement":
+        return any(_always_exits(c) for c in node.named_children)
+    if node.type == "if_statement":
+        alternative = node.child_by_field_name("alternative")
+        return alternative is not None and _always_exits(node.child_by_field_name("consequence")) and \
+            all(_always_exits(c) for c in alternative.named_children)
+    return False
+
+
+def _assigned_names(node) -> set[str]:
+    names: set[str] = set()
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type in ("assignment_expression", "update_expression"):
+            target = current.child_by_field_name("left") or current.child_by_field_name("argument")
+            if target is not None and target.type == "identifier":
+                names.add(target.text.decode("latin-1"))
+        stack.extend(current.named_children)
+    return names
+
+
+def _updates_thread_dependent(loop_node, name: str, walker: Walker) -> bool:
+    """Whether some assignment to `name` in the loop uses a thread-dependent value (by name)."""
+    stack = [loop_node]
+    while stack:
+        current = stack.pop()
+        if current.type == "assignment_expression":
+            target = current.child_by_field_name("left")
+            if target is not None and target.text.decode("latin-1") == name:
+                for identifier in _identifiers(current.child_by_field_name("right")):
+                    if identifier in ("threadIdx", "laneid") or \
+                            (identifier in walker.env and identifier != name and walker.env[identifier].expr.thread_dependent):
+                        return True
+        stack.extend(current.named_children)
+    return False
+
+
+def _identifiers(node):
+    stack = [node] if node is not None else []
+    while stack:
+        current = stack.pop()
+        if current.type == "identifier":
+            yield current.text.decode("latin-1")
+        stack.extend(current.named_children)
+
+
+def _loop_bound(condition_node, var, walker: Walker):
+    """(bound Expr, comparison) for `var < bound` style conditions."""
+    if condition_node is None or var is None or condition_node.type != "binary_expression":
+        return None, "?"
+    left = condition_node.child_by_field_name("left")
+    right = condition_node.child_by_field_name("right")
+    operator = walker._node_text(condition_node.child_by_field_name("operator"))
+    flipped = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "!=": "!="}
+    recording, walker.record = walker.record, False
+    try:
+        if left.type == "identifier" and left.text.decode("latin-1") == var:
+            return walker.expression(right).expr, operator
+        if right.type == "identifier" and right.text.decode("latin-1") == var and operator in flipped:
+            return walker.expression(left).expr, flipped[operator]
+    finally:
+        walker.record = recording
+    return None, "?"
+
+
+def _conjunction(conditions: list[Condition]) -> sx.Expr:
+    result = None
+    for condition in conditions:
+        expr = sx.Unary("!", condition.expr) if condition.negated else condition.expr
+        result = expr if result is None else sx.binary("&&", result, expr)
+    return result if result is not None else sx.Const(1)
+
+
+def _merge(condition: sx.Expr, then_env: dict, else_env: dict, before: dict) -> dict:
+    merged = dict(before)
+    for name in set(then_env) | set(else_env):
+        a, b = then_env.get(name), else_env.get(name)
+        if a is b:
+            if a is not None:
+                merged[name] = a
+            continue
+        if a is None or b is None:
+            merged[name] = a or b
+            continue
+        if a.pointer is not None or b.pointer is not None:
+            merged[name] = a if a.pointer is not None else b
+            continue
+        merged[name] = Value(sx.Select(condition, a.expr, b.expr), a.ctype or b.ctype, None, a.dims)
+    return merged

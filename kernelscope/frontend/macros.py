@@ -1,0 +1,541 @@
+"""A small preprocessor that runs before parsing.
+
+tree-sitter-cuda parses one file without its headers, so it cannot know what a macro means. Most of
+the files it trips on trip through macros. This pass therefore does a subset of what `cpp` does,
+on the file's own definitions and on `-D` definitions:
+
+- resolves `#if/#ifdef/#ifndef/#elif/#else/#endif` where the condition is decidable (device pass:
+  `__CUDA_ARCH__` and `__CUDACC__` are defined); undecidable conditions take their first branch;
+  lines of branches not taken are blanked, so line numbers never move;
+- expands object-like and function-like macros of the file in code (not in directives), with the
+  standard rule that a macro is not re-expanded inside its own expansion;
+- blanks unknown qualifier macros (`HOST_DEVICE float f()`), and adds the `;` that a statement macro
+  (`CHECK(x)` on a line of its own) leaves out.
+
+Every output character remembers the original offset it came from (`PositionMap`), so diagnostics
+point at the user's line and column, not at the expansion.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+
+from kernelscope.model import SourceError
+
+# How much text expansion may produce, relative to the input, before we stop expanding: guards
+# against exponential macro bombs.
+MAX_EXPANSION_FACTOR = 20
+MAX_EXPANSION_DEPTH = 64
+
+TOKEN = re.compile(
+    r"""
+    (?P<comment>//[^\n]*|/\*.*?(?:\*/|\Z))
+  | (?P<string>[uUL]?8?R"(?P<delim>[^(\s]*)\(.*?\)(?P=delim)"|[uUL]?8?"(?:\\.|[^"\\\n])*"?|'(?:\\.|[^'\\\n])*'?)
+  | (?P<ident>[A-Za-z_][A-Za-z0-9_]*)
+  | (?P<number>\.?[0-9](?:[eEpP][+-]|[A-Za-z0-9_.'])*)
+  | (?P<newline>\n)
+  | (?P<space>[ \t\f\v\\]+)
+  | (?P<punct>\#\#|<<=|>>=|->|\+\+|--|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&|^!=<>]=|::|\.\.\.|.)
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+
+QUALIFIER_KEYWORDS = {
+    "__global__", "__device__", "__host__", "__forceinline__", "__noinline__", "inline", "static",
+    "extern", "template", "const", "constexpr", "volatile", "unsigned", "signed", "void", "float",
+    "double", "int", "long", "short", "char", "bool", "auto", "__launch_bounds__", "__shared__",
+    "__constant__", "__restrict__", "struct", "class", "typename",
+}
+
+PREDEFINED = {
+    "__CUDACC__": "1",
+    "__NVCC__": "1",
+    "__CUDACC_VER_MAJOR__": "13",
+    "__CUDACC_VER_MINOR__": "0",
+    "__cplusplus": "201703L",
+}
+
+_CAPS = re.compile(r"^[A-Z_][A-Z0-9_]*$")
+
+
+@dataclass
+class Macro:
+    name: str
+    body: str
+    params: list | None = None      # None for object-like macros
+    variadic: bool = False
+    line: int = 0
+
+
+@dataclass
+class Token:
+    kind: str
+    text: str
+    start: int                      # offset in the text the token came from
+
+
+class PositionMap:
+    """Maps offsets in the expanded text back to offsets in the original text."""
+
+    def __init__(self):
+        self._out_starts: list[int] = []
+        self._orig_starts: list[int] = []
+        self._verbatim: list[bool] = []
+
+    def add(self, out_start: int, orig_start: int, verbatim: bool) -> None:
+        self._out_starts.append(out_start)
+        self._orig_starts.append(orig_start)
+        self._verbatim.append(verbatim)
+
+    def original(self, out_offset: int) -> int:
+        i = bisect.bisect_right(self._out_starts, out_offset) - 1
+        if i < 0:
+            return out_offset
+        if self._verbatim[i]:
+            return self._orig_starts[i] + (out_offset - self._out_starts[i])
+        return self._orig_starts[i]
+
+
+@dataclass
+class Preprocessed:
+    text: str                       # what the parser sees
+    original: str                   # the normalised input
+    positions: PositionMap
+    macros: dict
+    errors: list = field(default_factory=list)
+    _line_starts: list = field(default_factory=list)
+
+    def line_col(self, out_offset: int) -> tuple[int, int]:
+        """1-based line and column in the original file of an offset in the expanded text."""
+        if not self._line_starts:
+            self._line_starts = [0] + [m.end() for m in re.finditer("\n", self.original)]
+        offset = self.positions.original(out_offset)
+        line = bisect.bisect_right(self._line_starts, offset)
+        return line, offset - self._line_starts[line - 1] + 1
+
+
+def tokenize(text: str, base: int = 0) -> list[Token]:
+    tokens = []
+    for match in TOKEN.finditer(text):
+        kind = match.lastgroup
+        if kind == "delim":
+            kind = "string"
+        tokens.append(Token(kind, match.group(0), base + match.start()))
+    return tokens
+
+
+def parse_define(body_text: str, line: int) -> Macro | None:
+    """`NAME body` or `NAME(a, b) body` (text after `#define`)."""
+    match = re.match(r"\s*([A-Za-z_]\w*)(\([^)]*\))?", body_text)
+    if not match:
+        return None
+    name = match.group(1)
+    rest = body_text[match.end():]
+    if match.group(2) is None:
+        return Macro(name, rest.strip(), None, line=line)
+    raw = [p.strip() for p in match.group(2)[1:-1].split(",") if p.strip()]
+    variadic = bool(raw) and raw[-1].endswith("...")
+    params = [p if p != "..." else "__VA_ARGS__" for p in raw]
+    if variadic and params[-1].endswith("...") and params[-1] != "...":
+        params[-1] = params[-1][:-3].strip()
+    return Macro(name, rest.strip(), params, variadic=variadic, line=line)
+
+
+class Preprocessor:
+    def __init__(self, defines: dict | None = None, arch: str = "sm_90"):
+        self.macros: dict[str, Macro] = {}
+        digits = "".join(ch for ch in arch if ch.isdigit()) or "90"
+        for name, value in {**PREDEFINED, "__CUDA_ARCH__": str(int(digits) * 10)}.items():
+            self.macros[name] = Macro(name, value)
+        for name, value in (defines or {}).items():
+            self.macros[name] = Macro(name, str(value))
+        self.errors: list[SourceError] = []
+        self._budget = 0
+
+    # -- public -----------------------------------------------------------------------------
+    def run(self, text: str) -> Preprocessed:
+        self._budget = max(200_000, len(text) * MAX_EXPANSION_FACTOR)
+        out: list[str] = []
+        positions = PositionMap()
+        out_len = 0
+        line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        stack: list[list[bool]] = []  # per #if: [this branch active, some branch taken, parent active]
+        active = True
+        code_lines: list[tuple[int, int]] = []  # spans of active code to expand, merged
+
+        def emit(piece: str, orig: int, verbatim: bool = True):
+            nonlocal out_len
+            if not piece:
+                return
+            positions.add(out_len, orig, verbatim)
+            out.append(piece)
+            out_len += len(piece)
+
+        def flush_code():
+            if code_lines:
+                start, end = code_lines[0][0], code_lines[-1][1]
+                self._expand_region(text, start, end, emit)
+                code_lines.clear()
+
+        for logical_start, logical_end in _logical_lines(text):
+            line_text = text[logical_start:logical_end]
+            stripped = line_text.lstrip()
+            line_no = bisect.bisect_right(line_starts, logical_start)
+            if stripped.startswith("#"):
+                flush_code()
+                directive, _, rest = _split_directive(stripped)
+                keep = self._directive(directive, rest, line_no, stack, active)
+                active = all(frame[0] for frame in stack)
+                if keep and active:
+                    emit(line_text, logical_start)
+                else:
+                    emit(_blank(line_text), logical_start)
+            elif active:
+                code_lines.append((logical_start, logical_end))
+            else:
+                flush_code()
+                emit(_blank(line_text), logical_start)
+        flush_code()
+        if stack:
+            self.errors.append(SourceError(len(line_starts), 1, "unterminated #if at end of file"))
+        expanded = "".join(out)
+        return Preprocessed(expanded, text, positions, self.macros, self.errors)
+
+    # -- directives -------------------------------------------------------------------------
+    def _directive(self, directive: str, rest: str, line: int, stack: list, active: bool) -> bool:
+        """Update state for one directive; return whether its line stays in the parser's text."""
+        if directive in ("if", "ifdef", "ifndef"):
+            if not active:
+                stack.append([False, True, False])
+                return False
+            if directive == "if":
+                taken = self._condition(rest, line)
+            else:
+                defined = rest.split()[0] in self.macros if rest.split() else False
+                taken = defined if directive == "ifdef" else not defined
+            stack.append([taken, taken, True])
+            return False
+        if directive in ("elif", "else", "elifdef", "elifndef"):
+            if not stack:
+                self.errors.append(SourceError(line, 1, f"#{directive} without #if"))
+                return False
+            frame = stack[-1]
+            if not frame[2] or frame[1]:
+                frame[0] = False
+            elif directive == "else":
+                frame[0] = frame[1] = True
+            else:
+                if directive == "elif":
+                    taken = self._condition(rest, line)
+                else:
+                    defined = rest.split()[0] in self.macros if rest.split() else False
+                    taken = defined if directive == "elifdef" else not defined
+                frame[0] = frame[1] = taken
+            return False
+        if directive == "endif":
+            if stack:
+                stack.pop()
+            else:
+                self.errors.append(SourceError(line, 1, "#endif without #if"))
+            return False
+        if not active:
+            return False
+        if directive == "define":
+            macro = parse_define(rest, line)
+            if macro is not None:
+                self.macros[macro.name] = macro
+            return True
+        if directive == "undef":
+            self.macros.pop(rest.strip(), None)
+            return True
+        return directive in ("include", "pragma", "line", "error", "warning", "")
+
+    def _condition(self, expression: str, line: int) -> bool:
+        """Evaluate an #if condition. Undecidable conditions take the branch (documented)."""
+        expression = re.sub(r"//.*|/\*.*?\*/", " ", expression)
+        expression = re.sub(
+            r"\bdefined\s*\(\s*(\w+)\s*\)|\bdefined\s+(\w+)",
+            lambda m: "1" if (m.group(1) or m.group(2)) in self.macros else "0",
+            expression,
+        )
+        pieces: list[str] = []
+        self._expand_tokens(tokenize(expression), set(), 0, lambda s, o, v=True: pieces.append(s), 0)
+        value = _eval_pp_expression("".join(pieces))
+        if value is None:
+            self.errors.append(SourceError(line, 1, f"cannot decide #if {expression.strip()!r}; "
+                                                    "analysing its first branch"))
+            return True
+        return bool(value)
+
+    # -- expansion --------------------------------------------------------------------------
+    def _expand_region(self, text: str, start: int, end: int, emit) -> None:
+        tokens = tokenize(text[start:end], start)
+        tokens = self._fix_qualifier_macros(tokens)
+        self._expand_tokens(tokens, set(), 0, emit, top_level=True)
+
+    def _expand_tokens(self, tokens: list[Token], hidden: set, depth: int, emit, origin=None,
+                       top_level: bool = False) -> None:
+        """Expand `tokens`; `origin` is the original offset that an expansion's output maps to."""
+        i = 0
+        n = len(tokens)
+        while i < n:
+            token = tokens[i]
+            where = token.start if origin is None else origin
+            macro = self.macros.get(token.text) if token.kind == "ident" else None
+            if macro is None and top_level and token.kind == "ident" and _CAPS.match(token.text):
+                after = self._unknown_statement_macro(tokens, i)
+                if after:
+                    for piece in tokens[i:after]:
+                        emit(piece.text, piece.start, True)
+                    emit(";", tokens[after - 1].start, False)
+                    i = after
+                    continue
+            if macro is None or token.text in hidden or depth > MAX_EXPANSION_DEPTH or self._budget <= 0:
+                if token.kind == "ident" and depth > MAX_EXPANSION_DEPTH and macro is not None:
+                    self._note_once(where, "macro expansion nested too deeply; left unexpanded")
+                emit(token.text, where, origin is None)
+                i += 1
+                continue
+            if macro.params is None:
+                body = tokenize(macro.body)
+                self._emit_expansion(body, hidden | {macro.name}, depth, emit, where)
+                i += 1
+                continue
+            # function-like: needs a following '('
+            j = i + 1
+            while j < n and tokens[j].kind in ("space", "newline", "comment"):
+                j += 1
+            if j >= n or tokens[j].text != "(":
+                emit(token.text, where, origin is None)
+                i += 1
+                continue
+            args, after = _collect_arguments(tokens, j)
+            if args is None:
+                emit(token.text, where, origin is None)
+                i += 1
+                continue
+            body = self._substitute(macro, args, hidden, depth)
+            self._emit_expansion(body, hidden | {macro.name}, depth, emit, where)
+            if top_level and self._is_statement_macro(tokens, i, after):
+                emit(";", where, False)
+            i = after
+
+    def _emit_expansion(self, body: list[Token], hidden: set, depth: int, emit, where: int) -> None:
+        produced: list[tuple[str, int, bool]] = []
+        self._expand_tokens(body, hidden, depth + 1, lambda s, o, v=True: produced.append((s, o, v)), where)
+        size = sum(len(s) for s, _, _ in produced)
+        self._budget -= size
+        if self._budget < 0:
+            self._note_once(where, "macro expansion too large; remaining macros left unexpanded")
+        # Surround with spaces so that pasted tokens never glue onto their neighbours.
+        emit(" ", where, False)
+        for piece, _, _ in produced:
+            emit(piece, where, False)
+        emit(" ", where, False)
+
+    def _substitute(self, macro: Macro, args: list[list[Token]], hidden: set, depth: int) -> list[Token]:
+        params = macro.params or []
+        if macro.variadic and len(args) > len(params):
+            head = args[: len(params) - 1]
+            tail: list[Token] = []
+            for k, arg in enumerate(args[len(params) - 1:]):
+                if k:
+                    tail.append(Token("punct", ",", 0))
+                tail.extend(arg)
+            args = head + [tail]
+        if len(args) == 1 and not any(t.kind not in ("space", "newline") for t in args[0]) and not params:
+            args = []
+        by_name = {name: args[k] if k < len(args) else [] for k, name in enumerate(params)}
+        body = tokenize(macro.body)
+        result: list[Token] = []
+        k = 0
+        while k < len(body):
+            token = body[k]
+            if token.text == "#" and k + 1 < len(body):
+                nxt = _next_significant(body, k + 1)
+                if nxt is not None and body[nxt].text in by_name:
+                    text = "".join(t.text for t in by_name[body[nxt].text]).strip()
+                    result.append(Token("string", '"' + text.replace('"', '\\"') + '"', 0))
+                    k = nxt + 1
+                    continue
+            if token.kind == "ident" and token.text in by_name:
+                pasting = _adjacent_paste(body, k)
+                if pasting:
+                    result.extend(t for t in by_name[token.text] if t.kind not in ("space", "newline"))
+                else:
+                    expanded: list[str] = []
+                    self._expand_tokens(by_name[token.text], hidden, depth + 1,
+                                        lambda s, o, v=True: expanded.append(s), 0)
+                    result.extend(tokenize("".join(expanded)))
+                k += 1
+                continue
+            if token.text == "##":
+                while result and result[-1].kind == "space":
+                    result.pop()
+                k += 1
+                while k < len(body) and body[k].kind == "space":
+                    k += 1
+                if result and k < len(body):
+                    left = result.pop()
+                    right = body[k]
+                    right_text = "".join(t.text for t in by_name[right.text]) if right.text in by_name else right.text
+                    result.extend(tokenize(left.text + right_text.strip()))
+                    k += 1
+                continue
+            result.append(token)
+            k += 1
+        return result
+
+    def _unknown_statement_macro(self, tokens: list[Token], i: int) -> int:
+        """For `CHECK(x)` of a macro we cannot see, on its own line with no `;`: index after ')'."""
+        j = _next_significant(tokens, i + 1)
+        if j is None or tokens[j].text != "(":
+            return 0
+        args, after = _collect_arguments(tokens, j)
+        if args is None or not self._is_statement_macro(tokens, i, after):
+            return 0
+        return after
+
+    def _is_statement_macro(self, tokens: list[Token], name_index: int, after: int) -> bool:
+        """`CHECK(x)` alone on its line, between statements, with no `;` after it."""
+        prev = name_index - 1
+        while prev >= 0 and tokens[prev].kind in ("space", "comment"):
+            prev -= 1
+        if prev >= 0 and tokens[prev].kind != "newline":
+            return False
+        before = _previous_significant(tokens, name_index - 1)
+        if before is not None and tokens[before].text not in (";", "{", "}", ")"):
+            return False
+        nxt = _next_significant(tokens, after)
+        line_ends = after >= len(tokens) or any(t.kind == "newline" for t in tokens[after:nxt if nxt else len(tokens)])
+        if not line_ends:
+            return False
+        return nxt is None or tokens[nxt].text not in (";", ",", ")", "?", ":", ".", "->", "=", "+", "-", "*", "/", "&&", "||", "[", "<<<")
+
+    def _fix_qualifier_macros(self, tokens: list[Token]) -> list[Token]:
+        """Blank unknown ALL_CAPS identifiers that stand where a qualifier would (HOST_DEVICE)."""
+        significant = [k for k, t in enumerate(tokens) if t.kind not in ("space", "newline", "comment")]
+        blank: set[int] = set()
+        for pos, k in enumerate(significant):
+            token = tokens[k]
+            if token.kind != "ident" or not _CAPS.match(token.text) or len(token.text) < 3:
+                continue
+            if token.text in self.macros:
+                continue
+            nxt = [tokens[j] for j in significant[pos + 1: pos + 4]]
+            prev = tokens[significant[pos - 1]].text if pos > 0 else ";"
+            if not nxt:
+                continue
+            if nxt[0].text in QUALIFIER_KEYWORDS and nxt[0].text not in ("const",):
+                blank.add(k)
+            elif (prev in (";", "{", "}", "__global__", "__device__", "__host__", "inline", "static", ">")
+                  or tokens[significant[pos - 1]].kind == "ident" and prev in QUALIFIER_KEYWORDS) and \
+                    len(nxt) >= 3 and nxt[0].kind == "ident" and nxt[1].kind == "ident" and nxt[2].text == "(":
+                blank.add(k)
+        if not blank:
+            return tokens
+        return [Token("space", " " * len(t.text), t.start) if k in blank else t for k, t in enumerate(tokens)]
+
+    def _note_once(self, offset: int, message: str) -> None:
+        if not any(e.message == message for e in self.errors):
+            self.errors.append(SourceError(0, 0, message))
+
+
+def preprocess(text: str, defines: dict | None = None, arch: str = "sm_90") -> Preprocessed:
+    return Preprocessor(defines, arch).run(text)
+
+
+# -- helpers ------------------------------------------------------------------------------------
+
+def _logical_lines(text: str):
+    """(start, end) of each logical line, end including the newline; backslash-newline joins lines."""
+    start = 0
+    length = len(text)
+    pos = 0
+    while pos < length:
+        newline = text.find("\n", pos)
+        if newline == -1:
+            yield start, length
+            return
+        if newline > 0 and text[newline - 1] == "\\" and text[start:newline].lstrip().startswith("#"):
+            pos = newline + 1
+            continue
+        yield start, newline + 1
+        start = pos = newline + 1
+
+
+def _split_directive(stripped: str) -> tuple[str, str, str]:
+    body = stripped[1:].lstrip()
+    match = re.match(r"(\w*)", body)
+    name = match.group(1)
+    rest = body[match.end():].replace("\\\n", " ")
+    return name, " ", rest
+
+
+def _blank(line: str) -> str:
+    return re.sub(r"[^\n]", " ", line)
+
+
+def _collect_arguments(tokens: list[Token], open_index: int):
+    """Arguments of a macro call whose '(' is at open_index; returns (args, index after ')')."""
+    depth = 0
+    args: list[list[Token]] = [[]]
+    for k in range(open_index, len(tokens)):
+        text = tokens[k].text
+        if tokens[k].kind in ("punct",) and text in "([{":
+            depth += 1
+            if depth == 1:
+                continue
+        elif tokens[k].kind == "punct" and text in ")]}":
+            depth -= 1
+            if depth == 0:
+                return args, k + 1
+        elif text == "," and depth == 1:
+            args.append([])
+            continue
+        args[-1].append(tokens[k])
+    return None, open_index
+
+
+def _next_significant(tokens: list[Token], start: int):
+    for k in range(start, len(tokens)):
+        if tokens[k].kind not in ("space", "newline", "comment"):
+            return k
+    return None
+
+
+def _previous_significant(tokens: list[Token], start: int):
+    for k in range(start, -1, -1):
+        if tokens[k].kind not in ("space", "newline", "comment"):
+            return k
+    return None
+
+
+def _adjacent_paste(body: list[Token], k: int) -> bool:
+    prev = _previous_significant(body, k - 1)
+    nxt = _next_significant(body, k + 1)
+    return (prev is not None and body[prev].text == "##") or (nxt is not None and body[nxt].text == "##")
+
+
+_PP_ALLOWED = re.compile(r"^[\s0-9a-fA-FxXuUlL()+\-*/%<>=!&|^~?:]*$")
+
+
+def _eval_pp_expression(expression: str):
+    """Evaluate an integer #if expression after macro expansion; identifiers left are 0 (as in C)."""
+    expression = re.sub(r"\b[A-Za-z_]\w*\b", lambda m: m.group(0) if re.fullmatch(r"0[xX][0-9a-fA-F]+[uUlL]*", m.group(0)) else "0", expression)
+    expression = re.sub(r"\b(0[xX][0-9a-fA-F]+|\d+)[uUlL]+\b", r"\1", expression)
+    if not _PP_ALLOWED.match(expression) or not expression.strip():
+        return None
+    if "**" in expression or re.search(r"<<\s*\(*\s*\d{3,}", expression) or len(expression) > 2000:
+        return None  # refuse what Python would turn into huge numbers
+    python = expression.replace("&&", " and ").replace("||", " or ")
+    python = re.sub(r"!(?!=)", " not ", python)
+    python = re.sub(r"(\d+|\))\s*/\s*", r"\1 // ", python)
+    if "?" in python:
+        return None
+    try:
+        return int(eval(python, {"__builtins__": {}}, {}))  # noqa: S307 - only digits and operators remain
+    except Exception:
+        return None

@@ -1,0 +1,438 @@
+"""From source text to a FileModel: preprocess, parse with tree-sitter-cuda, run the queries of
+`grammars/cuda.scm`, and walk every kernel body."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from kernelscope import symbolic as sx
+from kernelscope.frontend.body import Pointer, Scope, Value, Walker
+from kernelscope.frontend.ctypes import TypeTable, normalise_type
+from kernelscope.frontend.macros import Preprocessed, preprocess
+from kernelscope.frontend.shims import apply_shims
+from kernelscope.model import FileModel, Kernel, LaunchSite, Param, SourceError
+from kernelscope.paths import grammar_file
+
+MAX_REPORTED_ERRORS = 50
+
+
+@lru_cache(maxsize=1)
+def _language():
+    import tree_sitter_cuda
+    from tree_sitter import Language
+
+    return Language(tree_sitter_cuda.language())
+
+
+@lru_cache(maxsize=1)
+def _query():
+    from tree_sitter import Query
+
+    return Query(_language(), grammar_file("cuda.scm").read_text())
+
+
+def _parser():
+    from tree_sitter import Parser
+
+    return Parser(_language())
+
+
+class FileUnit:
+    """One preprocessed, parsed file: what every walk over it shares."""
+
+    def __init__(self, pre: Preprocessed, text: str):
+        self.pre = pre
+        self.text = text                          # what the parser saw (after shims)
+        self.types = TypeTable()
+        self.device_functions: dict = {}
+        self.constants: dict[str, Value] = {}
+        self.globals: dict[str, Value] = {}
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        return self.pre.line_col(offset)
+
+    def original_text(self, node) -> str:
+        start = self.pre.positions.original(node.start_byte)
+        end = self.pre.positions.original(max(node.end_byte - 1, node.start_byte)) + 1
+        if end > start and end - start < 400:
+            text = self.pre.original[start:end]
+            if text.count("(") == text.count(")") and text.count("[") == text.count("]"):
+                return " ".join(text.split())
+        return " ".join(node.text.decode("latin-1").split())[:400]
+
+
+def parse_file(text: str, path: str = "<string>", defines: dict | None = None, arch: str = "sm_90",
+               preprocess_with: str = "builtin") -> FileModel:
+    from kernelscope.frontend.source import normalise
+
+    text = normalise(text)
+    if preprocess_with == "nvcc":
+        from kernelscope.frontend.nvcc_preprocess import nvcc_preprocess
+        pre = nvcc_preprocess(text, path, defines, arch)
+    else:
+        pre = preprocess(text, defines, arch)
+    # Non-ASCII characters (comments, strings) would make tree-sitter's byte offsets differ from
+    # string offsets; none of them matters to the analysis.
+    parsed_text, launch_bounds = apply_shims(pre.text.encode("ascii", "replace").decode("ascii"))
+    tree = _parser().parse(parsed_text.encode("ascii"))
+    unit = FileUnit(pre, parsed_text)
+    model = FileModel(path=path, text=text)
+    model.errors.extend(e for e in pre.errors if e.line > 0)
+    model.errors.extend(SourceError(1, 1, e.message) for e in pre.errors if e.line == 0)
+
+    captures = _captures(tree.root_node)
+    _collect_types(unit, captures)
+    _collect_file_scope(unit, tree.root_node)
+    _collect_device_functions(unit, captures)
+    instantiations = _collect_instantiations(unit, captures)
+    model.launches = _collect_launches(unit, captures)
+    model.errors.extend(_syntax_errors(unit, captures))
+    for node in captures.get("kernel", []):
+        kernel = _kernel(unit, node, launch_bounds, instantiations, model.launches)
+        if kernel is not None:
+            model.kernels.append(kernel)
+    model.kernels.sort(key=lambda k: (k.line, k.column))
+    model.device_functions = {name: entry for name, entry in unit.device_functions.items()}
+    return model
+
+
+def _captures(root) -> dict:
+    from tree_sitter import QueryCursor
+
+    return QueryCursor(_query()).captures(root)
+
+
+# -- file scope -------------------------------------------------------------------------------------
+
+def _collect_types(unit: FileUnit, captures: dict) -> None:
+    for node in captures.get("typedef", []):
+        name = node.child_by_field_name("declarator")
+        base = node.child_by_field_name("type")
+        if name is not None and base is not None and name.type == "type_identifier":
+            unit.types.aliases[_text(name)] = normalise_type(_text(base))
+    for node in captures.get("struct", []):
+        name = node.child_by_field_name("name")
+        body = node.child_by_field_name("body")
+        if name is None or body is None:
+            continue
+        members = []
+        for declaration in body.named_children:
+            if declaration.type != "field_declaration":
+                continue
+            type_node = declaration.child_by_field_name("type")
+            type_name = normalise_type(_text(type_node)) if type_node is not None else "int"
+            for declarator in declaration.children_by_field_name("declarator"):
+                count = 1
+                while declarator is not None and declarator.type == "array_declarator":
+                    size = _int_or_none(_text(declarator.child_by_field_name("size")))
+                    count *= size or 1
+                    declarator = declarator.child_by_field_name("declarator")
+                if declarator is not None and declarator.type == "pointer_declarator":
+                    members.append((_leaf_name(declarator), "void*", count))
+                elif declarator is not None:
+                    members.append((_text(declarator), type_name, count))
+        unit.types.add_struct(_text(name), members)
+
+
+def _collect_file_scope(unit: FileUnit, root) -> None:
+    """File-scope constants (`const int N = 256;`) and device arrays (`__constant__ float c[16];`)."""
+    for node in _top_level_declarations(root):
+        qualifiers = {_text(c) for c in node.children if c.type in ("type_qualifier", "storage_class_specifier")}
+        type_node = node.child_by_field_name("type")
+        base_type = normalise_type(_text(type_node)) if type_node is not None else "int"
+        for declarator in node.children_by_field_name("declarator"):
+            value_node = declarator.child_by_field_name("value") if declarator.type == "init_declarator" else None
+            inner = declarator.child_by_field_name("declarator") if declarator.type == "init_declarator" else declarator
+            name = _leaf_name(inner)
+            if not name:
+                continue
+            if "__constant__" in qualifiers or "__device__" in qualifiers or "__shared__" in qualifiers:
+                space = "constant" if "__constant__" in qualifiers else "shared" if "__shared__" in qualifiers else "global"
+                unit.globals[name] = Value(sx.Const(0), base_type, Pointer(name, space, sx.Const(0), base_type,
+                                                                           _array_dims(inner)))
+            elif ("const" in qualifiers or "constexpr" in qualifiers) and value_node is not None:
+                value = _int_or_none(_text(value_node))
+                if value is not None:
+                    unit.constants[name] = Value(sx.Const(value), base_type)
+    unit.constants.update(unit.globals)
+
+
+def _top_level_declarations(root):
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        for child in node.named_children:
+            if child.type == "declaration":
+                yield child
+            elif child.type in ("linkage_specification", "namespace_definition", "declaration_list",
+                                "preproc_if", "preproc_ifdef", "preproc_else"):
+                stack.append(child)
+
+
+def _collect_device_functions(unit: FileUnit, captures: dict) -> None:
+    for node in captures.get("device", []):
+        declarator = node.child_by_field_name("declarator")
+        name = _function_name(declarator)
+        body = node.child_by_field_name("body")
+        if not name or body is None:
+            continue
+        parameters = []
+        parameter_list = declarator.child_by_field_name("parameters")
+        for param in (parameter_list.named_children if parameter_list is not None else []):
+            if param.type != "parameter_declaration":
+                continue
+            param_type = normalise_type(_text(param.child_by_field_name("type")))
+            param_declarator = param.child_by_field_name("declarator")
+            stars = _text(param_declarator).count("*") if param_declarator is not None else 0
+            parameters.append((_leaf_name(param_declarator) or "", param_type + "*" * stars))
+        return_type = normalise_type(_text(node.child_by_field_name("type")))
+        unit.device_functions[name] = (parameters, body, return_type)
+
+
+def _collect_instantiations(unit: FileUnit, captures: dict) -> dict:
+    result: dict[str, list] = {}
+    for node, name_node, args_node in zip(captures.get("instance", []), captures.get("instance.name", []),
+                                          captures.get("instance.args", [])):
+        result.setdefault(_text(name_node), []).append(_template_arguments(args_node))
+    return result
+
+
+def _template_arguments(args_node) -> tuple:
+    return tuple(" ".join(_text(c).split()) for c in args_node.named_children)
+
+
+def _syntax_errors(unit: FileUnit, captures: dict) -> list[SourceError]:
+    errors = []
+    for node in captures.get("error", [])[:MAX_REPORTED_ERRORS]:
+        line, column = unit.line_col(node.start_byte)
+        snippet = " ".join(_text(node).split())[:40]
+        errors.append(SourceError(line, column, f"syntax error near {snippet!r}" if snippet else "syntax error"))
+    for node in captures.get("missing", [])[:MAX_REPORTED_ERRORS]:
+        line, column = unit.line_col(node.start_byte)
+        errors.append(SourceError(line, column, f"missing {node.type!r}"))
+    errors.sort(key=lambda e: (e.line, e.column))
+    return errors
+
+
+# -- launches --------------------------------------------------------------------------------------
+
+def _collect_launches(unit: FileUnit, captures: dict) -> list[LaunchSite]:
+    launches = []
+    functions = {}
+    for node in captures.get("launch", []):
+        function = node.parent
+        while function is not None and function.type != "function_definition":
+            function = function.parent
+        functions.setdefault(function.id if function is not None else None, (function, []))[1].append(node)
+    for function, nodes in functions.values():
+        found: dict = {}
+        walker = Walker(unit, Scope(), {}, record=False)
+        walker.on_launch = lambda node, w=walker: found.__setitem__(node.id, _launch_site(w, node))
+        if function is not None:
+            body = function.child_by_field_name("body")
+            walker.current_function = "host"
+            walker.statement(body)
+        for node in nodes:
+            site = found.get(node.id) or _launch_site(walker, node)
+            launches.append(site)
+    launches.sort(key=lambda s: (s.line, s.column))
+    return launches
+
+
+def _launch_site(walker: Walker, node) -> LaunchSite:
+    callee = node.child_by_field_name("function")
+    config = next(c for c in node.children if c.type == "kernel_call_syntax")
+    template_args = ()
+    if callee.type == "template_function":
+        arguments = callee.child_by_field_name("arguments")
+        template_args = _template_arguments(arguments) if arguments is not None else ()
+        callee = callee.child_by_field_name("name")
+    name = _text(callee).split("::")[-1]
+    parts = [c for c in config.named_children]
+    values = [walker.expression(p) for p in parts]
+    line, column = walker.where(node)
+    grid = _dim3(values[0]) if values else None
+    block = _dim3(values[1]) if len(values) > 1 else None
+    smem = sx.try_constant(values[2].expr) if len(values) > 2 else 0
+    site = LaunchSite(name, line, column, _constant_dims(grid), _constant_dims(block), smem, template_args,
+                      _text(parts[0]) if parts else "", _text(parts[1]) if len(parts) > 1 else "")
+    site.grid_exprs = grid
+    site.block_exprs = block
+    return site
+
+
+def _dim3(value: Value):
+    if value.dims is not None:
+        exprs = list(value.dims) + [sx.Const(1)] * (3 - len(value.dims))
+        return tuple(exprs[:3])
+    return (value.expr, sx.Const(1), sx.Const(1))
+
+
+def _constant_dims(exprs):
+    if exprs is None:
+        return None
+    values = [sx.try_constant(e) for e in exprs]
+    if any(v is None or v <= 0 for v in values):
+        return None
+    return tuple(values)
+
+
+# -- kernels -----------------------------------------------------------------------------------------
+
+def _kernel(unit: FileUnit, node, launch_bounds, instantiations: dict, launches: list) -> Kernel | None:
+    declarator = node.child_by_field_name("declarator")
+    name = _function_name(declarator)
+    if not name:
+        return None
+    line, column = unit.line_col(declarator.start_byte)
+    kernel = Kernel(name=name, line=line, column=column)
+    kernel.end_line = unit.line_col(max(node.end_byte - 1, node.start_byte))[0]
+    parent = node.parent
+    template = None
+    while parent is not None:
+        if parent.type == "template_declaration" and template is None:
+            template = parent
+        if parent.type == "linkage_specification":
+            kernel.extern_c = True
+        parent = parent.parent
+    kernel.launch_bounds = next((tuple(_int_or_text(a) for a in mark.arguments) for mark in launch_bounds
+                                 if node.start_byte <= mark.offset < declarator.start_byte), ())
+    type_params = set()
+    if template is not None:
+        parameters = template.child_by_field_name("parameters")
+        for param in (parameters.named_children if parameters is not None else []):
+            param_name = _leaf_name(param.child_by_field_name("declarator")) or _type_param_name(param)
+            if param_name:
+                kernel.template_params.append(param_name)
+                if param.type in ("type_parameter_declaration", "optional_type_parameter_declaration"):
+                    type_params.add(param_name)
+    kernel.template_instantiations = list(instantiations.get(name, []))
+    kernel.launches = [site for site in launches if site.kernel == name]
+    for site in kernel.launches:
+        if site.template_args and site.template_args not in kernel.template_instantiations:
+            kernel.template_instantiations.append(site.template_args)
+    if kernel.template_params and len(set(kernel.template_instantiations)) == 1:
+        for param_name, argument in zip(kernel.template_params, kernel.template_instantiations[0]):
+            kernel.template_bindings[param_name] = _int_or_text(argument)
+
+    env: dict = dict(unit.globals)
+    saved_aliases = dict(unit.types.aliases)
+    for param_name, bound in kernel.template_bindings.items():
+        if param_name in type_params and isinstance(bound, str):
+            unit.types.aliases[param_name] = normalise_type(bound)
+        elif isinstance(bound, int):
+            env[param_name] = Value(sx.Const(bound), "int")
+    for param_name in kernel.template_params:
+        env.setdefault(param_name, Value(sx.Sym(param_name), "int"))
+    parameter_list = declarator.child_by_field_name("parameters")
+    for param in (parameter_list.named_children if parameter_list is not None else []):
+        if param.type != "parameter_declaration":
+            continue
+        record = _param(unit, param)
+        if record is None:
+            continue
+        kernel.params.append(record)
+        if record.is_pointer:
+            env[record.name] = Value(sx.Const(0), record.type_name + "*",
+                                     Pointer(record.name, "global", sx.Const(0), record.type_name))
+        else:
+            env[record.name] = Value(sx.Sym(record.name), record.type_name)
+    scope = Scope()
+    walker = Walker(unit, scope, env)
+    walker.current_function = name
+    try:
+        walker.walk_body(node.child_by_field_name("body"))
+    finally:
+        unit.types.aliases = saved_aliases
+    for field_name in ("accesses", "loops", "branches", "barriers", "calls", "arith", "shared_arrays",
+                       "early_returns"):
+        setattr(kernel, field_name, getattr(scope, field_name))
+    kernel.local_arrays = scope.local_arrays
+    kernel.uses_shuffle = "shuffle" in scope.flags
+    kernel.uses_cooperative_groups = "cooperative_groups" in scope.flags or "cg::" in _text(node)
+    kernel.uses_inline_asm = "inline_asm" in scope.flags
+    kernel.dynamic_parallelism = "dynamic_parallelism" in scope.flags
+    kernel.notes = scope.notes
+    return kernel
+
+
+def _param(unit: FileUnit, param) -> Param | None:
+    type_node = param.child_by_field_name("type")
+    declarator = param.child_by_field_name("declarator")
+    if declarator is None:
+        return None
+    name = _leaf_name(declarator)
+    if not name:
+        return None
+    type_name = normalise_type(_text(type_node)) if type_node is not None else "int"
+    declarator_text = _text(declarator)
+    is_pointer = "*" in declarator_text or "[" in declarator_text
+    qualifiers = {_text(c) for c in param.children if c.type == "type_qualifier"}
+    inner_qualifiers = set(re.findall(r"__restrict__|__restrict|\bconst\b", declarator_text))
+    pointee = unit.types.resolve(type_name)
+    line, _ = unit.line_col(param.start_byte)
+    return Param(
+        name=name,
+        type_name=type_name,
+        is_pointer=is_pointer,
+        elem_bytes=unit.types.size_of(pointee) if is_pointer else unit.types.size_of(type_name),
+        is_const="const" in qualifiers or ("const" in _text(type_node) if type_node is not None else False),
+        is_restrict=bool(inner_qualifiers & {"__restrict__", "__restrict"}) or "__restrict__" in qualifiers,
+        line=line,
+    )
+
+
+# -- small helpers --------------------------------------------------------------------------------------
+
+def _text(node) -> str:
+    return node.text.decode("latin-1") if node is not None else ""
+
+
+def _function_name(declarator) -> str:
+    if declarator is None:
+        return ""
+    target = declarator.child_by_field_name("declarator")
+    if target is None:
+        return ""
+    if target.type == "template_function":
+        target = target.child_by_field_name("name")
+    return _text(target).split("::")[-1].strip()
+
+
+def _leaf_name(node) -> str:
+    while node is not None:
+        if node.type in ("identifier", "field_identifier", "type_identifier"):
+            return _text(node)
+        inner = node.child_by_field_name("declarator")
+        if inner is None:
+            identifiers = [c for c in node.named_children if c.type in ("identifier", "field_identifier")]
+            return _text(identifiers[-1]) if identifiers else ""
+        node = inner
+    return ""
+
+
+def _type_param_name(param) -> str:
+    identifiers = [c for c in param.named_children if c.type == "type_identifier"]
+    return _text(identifiers[0]) if identifiers else ""
+
+
+def _array_dims(declarator) -> tuple:
+    dims = []
+    while declarator is not None and declarator.type == "array_declarator":
+        dims.insert(0, _int_or_none(_text(declarator.child_by_field_name("size"))))
+        declarator = declarator.child_by_field_name("declarator")
+    return tuple(dims)
+
+
+def _int_or_none(text: str):
+    text = text.strip().rstrip("uUlL")
+    try:
+        return int(text, 0)
+    except ValueError:
+        return None
+
+
+def _int_or_text(text: str):
+    value = _int_or_none(text)
+    return value if value is not None else text

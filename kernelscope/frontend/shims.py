@@ -1,0 +1,78 @@
+"""Rewrites that keep tree-sitter-cuda on its feet, each replacing text by blanks of the same length
+so that no position moves. What they remove is recorded so nothing is lost:
+
+- `__launch_bounds__(a, b, c)`: the grammar accepts at most two arguments; we read all of them here;
+- `__align__(n)`, `__grid_constant__`, `__nv_pure__`: attributes the grammar does not know;
+- `[=] __device__ (int i) {...}`: extended lambdas' execution-space qualifier.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_LAUNCH_BOUNDS = re.compile(r"__launch_bounds__\s*\(")
+_ATTRIBUTES = re.compile(r"__align__\s*\(\s*\d+\s*\)|\b__grid_constant__\b|\b__nv_pure__\b|"
+                         r"__attribute__\s*\(\(\s*aligned\s*\(\s*\d+\s*\)\s*\)\)")
+_LAMBDA_QUALIFIER = re.compile(r"(\]\s*)(__device__|__host__\s+__device__|__device__\s+__host__)")
+
+
+@dataclass(frozen=True)
+class LaunchBoundsMark:
+    offset: int          # where `__launch_bounds__` started in the text
+    arguments: tuple     # argument texts as written (after macro expansion)
+
+
+def _blank(text: str) -> str:
+    return re.sub(r"[^\n]", " ", text)
+
+
+def apply_shims(text: str) -> tuple[str, list[LaunchBoundsMark]]:
+    marks = []
+    pieces = []
+    last = 0
+    for match in _LAUNCH_BOUNDS.finditer(text):
+        if match.start() < last:
+            continue
+        close = _matching_paren(text, match.end() - 1)
+        if close is None:
+            continue
+        inner = text[match.end():close]
+        marks.append(LaunchBoundsMark(match.start(), tuple(a.strip() for a in _split_top_level(inner))))
+        pieces.append(text[last:match.start()])
+        pieces.append(_blank(text[match.start():close + 1]))
+        last = close + 1
+    pieces.append(text[last:])
+    text = "".join(pieces)
+    text = _ATTRIBUTES.sub(lambda m: _blank(m.group(0)), text)
+    text = _LAMBDA_QUALIFIER.sub(lambda m: m.group(1) + _blank(m.group(2)), text)
+    return text, marks
+
+
+def _matching_paren(text: str, open_index: int):
+    depth = 0
+    for k in range(open_index, min(len(text), open_index + 4000)):
+        ch = text[k]
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                return k
+    return None
+
+
+def _split_top_level(text: str) -> list[str]:
+    parts, depth, current = [], 0, []
+    for ch in text:
+        if ch in "([{<":
+            depth += 1
+        elif ch in ")]}>":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(ch)
+    parts.append("".join(current))
+    return [p for p in parts if p.strip()]
