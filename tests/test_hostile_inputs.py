@@ -1,0 +1,307 @@
+"""Hostile input to `kernelscope analyze`: a result or one clear line, quickly, never a traceback.
+
+Each case writes its input under tmp_path and runs the installed command in a fresh process, so
+that a hang, a crash of the parser or unbounded memory shows up as it would for a user. The
+process gets an address-space limit so that a runaway read cannot take the test machine down.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import resource
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+TIME_LIMIT_S = 5.0
+MEMORY_LIMIT_BYTES = 4 * 1024 ** 3
+
+def kernel_with(expr: str, name: str = "k") -> str:
+    """A small valid kernel whose one store writes `expr`."""
+    return (f"__global__ void {name}(float* a, int n)\n{{\n"
+            f"    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+            f"    if (i < n) a[i] = {expr};\n}}\n")
+
+
+# -- the inputs: each returns the file to analyse --------------------------------------------
+
+def empty(tmp: Path) -> Path:
+    return _write(tmp / "empty.cu", b"")
+
+
+def whitespace_only(tmp: Path) -> Path:
+    return _write(tmp / "blank.cu", b" \n\t\n\r\n" * 1000)
+
+
+def random_bytes(tmp: Path) -> Path:
+    return _write(tmp / "random.cu", random.Random(1).randbytes(256 * 1024))
+
+
+def nul_bytes_inside_kernel(tmp: Path) -> Path:
+    return _write(tmp / "nul.cu", kernel_with("1.0f").encode().replace(b"1.0f", b"1.0f\x00\x00\x00"))
+
+
+def latin1_comments(tmp: Path) -> Path:
+    text = "// Gr\xf6\xdfe der Matrix, \xe9l\xe9ment, se\xf1al\n" + kernel_with("2.0f * a[i]  /* \xb5s */")
+    return _write(tmp / "latin1.cu", text.encode("latin-1"))
+
+
+def utf16_with_bom(tmp: Path) -> Path:
+    return _write(tmp / "utf16.cu", kernel_with("3.0f").encode("utf-16"))
+
+
+def nested_parentheses_10000(tmp: Path) -> Path:
+    return _write_text(tmp / "parens.cu", kernel_with("(" * 10_000 + "a[i]" + ")" * 10_000))
+
+
+def unclosed_parentheses_10000(tmp: Path) -> Path:
+    return _write_text(tmp / "open_parens.cu", kernel_with("(" * 10_000 + "a[i]"))
+
+
+def nested_braces_10000(tmp: Path) -> Path:
+    body = "{" * 10_000 + "a[threadIdx.x] = 1.0f;" + "}" * 10_000
+    return _write_text(tmp / "braces.cu", f"__global__ void k(float* a)\n{body}\n")
+
+
+def nested_ifs_5000(tmp: Path) -> Path:
+    body = "".join(f"if (threadIdx.x > {i}) " for i in range(5000)) + "a[threadIdx.x] = 1.0f;"
+    return _write_text(tmp / "ifs.cu", f"__global__ void k(float* a)\n{{\n{body}\n}}\n")
+
+
+def expression_20000_terms(tmp: Path) -> Path:
+    return _write_text(tmp / "terms.cu", kernel_with(" + ".join(f"a[i + {t}]" for t in range(20_000))))
+
+
+def flat_arithmetic_20000_terms(tmp: Path) -> Path:
+    return _write_text(tmp / "arith.cu", kernel_with(" * ".join(["1.0001f"] * 20_000)))
+
+
+def unterminated_block(tmp: Path) -> Path:
+    return _write_text(tmp / "unterminated.cu", "__global__ void k(float* a)\n{\n    if (threadIdx.x) {\n"
+                                                 "        a[0] = 1.0f;\n")
+
+
+def unterminated_comment_and_string(tmp: Path) -> Path:
+    return _write_text(tmp / "comment.cu", kernel_with("1.0f") + 'const char* s = "no end\n/* never closed\n')
+
+
+def kernels_3000(tmp: Path) -> Path:
+    return _write_text(tmp / "many.cu", "".join(kernel_with(f"{i}.0f * a[i]", f"k{i}") for i in range(3000)))
+
+
+def self_referencing_macros(tmp: Path) -> Path:
+    text = ("#define A A\n#define B C\n#define C B\n#define F(x) F(F(x))\n#define G(x) G(x) + G(x)\n"
+            "#define H H H H H\n" + kernel_with("A + B + C + F(a[i]) + G(i) + H"))
+    return _write_text(tmp / "selfref.cu", text)
+
+
+def macro_exponential_expansion(tmp: Path) -> Path:
+    # Each level doubles the expansion: L40 would be 2**40 tokens if expanded naively.
+    lines = ["#define L0 a[i]"] + [f"#define L{n} (L{n - 1} + L{n - 1})" for n in range(1, 41)]
+    return _write_text(tmp / "laughs.cu", "\n".join(lines) + "\n" + kernel_with("L40"))
+
+
+def macro_chain_10000(tmp: Path) -> Path:
+    lines = ["#define M0 a[i]"] + [f"#define M{n} M{n - 1}" for n in range(1, 10_000)]
+    return _write_text(tmp / "chain.cu", "\n".join(lines) + "\n" + kernel_with("M9999"))
+
+
+def nested_ifdefs_5000(tmp: Path) -> Path:
+    text = "#if 1\n" * 5000 + kernel_with("1.0f") + "#endif\n" * 5000
+    return _write_text(tmp / "ifdefs.cu", text)
+
+
+def stray_preprocessor_directives(tmp: Path) -> Path:
+    text = "#endif\n#else\n#elif 1\n#if\n#define\n#define (\n#undef\n#include\n#pragma\n#error stop\n"
+    return _write_text(tmp / "stray.cu", text + kernel_with("1.0f") + "#if 1\n")
+
+
+def unterminated_macro_call(tmp: Path) -> Path:
+    return _write_text(tmp / "macrocall.cu", "#define IDX(r, c) ((r) * 32 + (c))\n" + kernel_with("a[IDX(i, 2"))
+
+
+def long_single_line(tmp: Path) -> Path:
+    return _write_text(tmp / "longline.cu", kernel_with("1.0f").replace("\n", " ") + " " * 1_000_000 + "\n")
+
+
+def hostile_launch_sites(tmp: Path) -> Path:
+    host = ("void h(float* a) {\n"
+            "    k<<<1, 256 / 0>>>(a, 1);\n"
+            "    k<<<1, 99999999999999999999999999999>>>(a, 1);\n"
+            "    k<<<1, dim3(0, 0, 0)>>>(a, 1);\n"
+            "    k<<<1, -32>>>(a, 1);\n"
+            "    k<<<1, " + "(" * 5000 + "32" + ")" * 5000 + ">>>(a, 1);\n"
+            "    k<<<1, 1 << 200>>>(a, 1);\n"
+            "}\n")
+    return _write_text(tmp / "launches.cu", kernel_with("1.0f") + host)
+
+
+def hostile_launch_bounds(tmp: Path) -> Path:
+    text = ("__global__ void __launch_bounds__(99999999999999999999) a1(float* a) { a[0] = 1; }\n"
+            "__global__ void __launch_bounds__(0, -1) a2(float* a) { a[0] = 1; }\n"
+            "__global__ void __launch_bounds__(1/0) a3(float* a) { a[0] = 1; }\n"
+            "__global__ void __launch_bounds__() a4(float* a) { a[0] = 1; }\n")
+    return _write_text(tmp / "bounds.cu", text)
+
+
+def huge_shared_array(tmp: Path) -> Path:
+    text = ("__global__ void k(float* a)\n{\n    __shared__ double s[1 << 30][1 << 30];\n"
+            "    float local[1 << 28];\n    a[threadIdx.x] = s[0][threadIdx.x] + local[0];\n}\n")
+    return _write_text(tmp / "huge_shared.cu", text)
+
+
+def loop_with_huge_trip_count(tmp: Path) -> Path:
+    text = ("__global__ void k(float* a)\n{\n    for (long long i = 0; i < 1000000000000000000LL; ++i)\n"
+            "        for (long long j = 0; j < 1000000000000000000LL; ++j)\n"
+            "            a[(i * j) % 1024] += 1.0f;\n}\n")
+    return _write_text(tmp / "loops.cu", text)
+
+
+def over_size_limit(tmp: Path) -> Path:
+    chunk = kernel_with("1.0f").encode()
+    return _write(tmp / "huge.cu", chunk * (9 * 1024 * 1024 // len(chunk) + 1))
+
+
+def directory_instead_of_file(tmp: Path) -> Path:
+    (tmp / "adir.cu").mkdir()
+    return tmp / "adir.cu"
+
+
+def missing_file(tmp: Path) -> Path:
+    return tmp / "does_not_exist.cu"
+
+
+def unreadable_file(tmp: Path) -> Path:
+    path = _write_text(tmp / "secret.cu", kernel_with("1.0f"))
+    path.chmod(0)
+    return path
+
+
+def named_pipe(tmp: Path) -> Path:
+    # Nobody writes to it: reading would block forever.
+    os.mkfifo(tmp / "pipe.cu")
+    return tmp / "pipe.cu"
+
+
+def endless_device_file(tmp: Path) -> Path:
+    # Reports size 0 and never ends; a reader must stop at the size limit.
+    return Path("/dev/zero")
+
+
+def _write(path: Path, data: bytes) -> Path:
+    path.write_bytes(data)
+    return path
+
+
+def _write_text(path: Path, text: str) -> Path:
+    return _write(path, text.encode())
+
+
+# -- checks on a result (exit 0 or 1) for the cases where one is clearly expected ----------------
+
+def _only_file(document: dict) -> dict:
+    [file_doc] = document["files"]
+    return file_doc
+
+
+def no_kernels(document: dict) -> None:
+    assert _only_file(document)["kernels"] == []
+
+
+def kernel_k_found(document: dict) -> None:
+    assert [k["name"] for k in _only_file(document)["kernels"]] == ["k"]
+
+
+def all_3000_kernels_found(document: dict) -> None:
+    names = [k["name"] for k in _only_file(document)["kernels"]]
+    assert names == [f"k{i}" for i in range(3000)]
+
+
+def error_located(document: dict) -> None:
+    assert _only_file(document)["errors"], "a syntax error should be reported"
+
+
+CASES = [
+    # (input, check when a result comes back, whether a result (exit 0/1) is required)
+    (empty, no_kernels, True),
+    (whitespace_only, no_kernels, True),
+    (random_bytes, None, False),
+    (nul_bytes_inside_kernel, None, False),
+    (latin1_comments, kernel_k_found, True),
+    (utf16_with_bom, kernel_k_found, False),
+    (nested_parentheses_10000, None, False),
+    (unclosed_parentheses_10000, None, False),
+    (nested_braces_10000, None, False),
+    (nested_ifs_5000, None, False),
+    (expression_20000_terms, kernel_k_found, False),
+    (flat_arithmetic_20000_terms, kernel_k_found, False),
+    (unterminated_block, error_located, True),
+    (unterminated_comment_and_string, None, False),
+    (kernels_3000, all_3000_kernels_found, True),
+    (self_referencing_macros, kernel_k_found, True),
+    (macro_exponential_expansion, None, False),
+    (macro_chain_10000, None, False),
+    (nested_ifdefs_5000, None, False),
+    (stray_preprocessor_directives, None, False),
+    (unterminated_macro_call, None, False),
+    (long_single_line, kernel_k_found, False),
+    (hostile_launch_sites, kernel_k_found, True),
+    (hostile_launch_bounds, None, False),
+    (huge_shared_array, kernel_k_found, True),
+    (loop_with_huge_trip_count, kernel_k_found, True),
+    (over_size_limit, None, False),
+    (directory_instead_of_file, None, False),
+    (missing_file, None, False),
+    (unreadable_file, None, False),
+    (named_pipe, None, False),
+    (endless_device_file, None, False),
+]
+
+
+def _kernelscope_command() -> list[str]:
+    script = Path(sys.executable).with_name("kernelscope")
+    if script.exists():
+        return [str(script)]
+    found = shutil.which("kernelscope")
+    return [found] if found else [sys.executable, "-m", "kernelscope"]
+
+
+def _limit_memory():
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT_BYTES, MEMORY_LIMIT_BYTES))
+
+
+@pytest.mark.parametrize("make_input,check,result_required", CASES, ids=[c[0].__name__ for c in CASES])
+def test_hostile_input_gets_result_or_one_line_error_quickly(tmp_path, make_input, check, result_required):
+    if make_input is unreadable_file and os.geteuid() == 0:
+        pytest.skip("root reads files whatever their mode")
+    path = make_input(tmp_path)
+    command = _kernelscope_command() + ["analyze", "--format", "json", "--registers", "estimate", str(path)]
+    started = time.monotonic()
+    try:
+        completed = subprocess.run(command, capture_output=True, timeout=TIME_LIMIT_S * 3,
+                                   stdin=subprocess.DEVNULL, preexec_fn=_limit_memory)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"no answer after {TIME_LIMIT_S * 3:.0f} s")
+    elapsed = time.monotonic() - started
+    stdout = completed.stdout.decode("utf-8", errors="replace")
+    stderr = completed.stderr.decode("utf-8", errors="replace")
+
+    assert "Traceback" not in stdout + stderr, stderr[-2000:]
+    assert completed.returncode in (0, 1, 2), f"exit {completed.returncode}: {stderr[-2000:]}"
+    assert elapsed < TIME_LIMIT_S, f"took {elapsed:.1f} s"
+    if completed.returncode == 2:
+        assert not result_required, f"expected a result, got: {stderr.strip()}"
+        lines = stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].strip(), f"expected one line on stderr, got {lines[:5]}"
+        assert "internal error" not in lines[0], lines[0]
+        return
+    document = json.loads(stdout)
+    assert document["schema"] == "kernelscope.analysis/1"
+    if check is not None:
+        check(document)
