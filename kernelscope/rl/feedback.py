@@ -1,0 +1,132 @@
+"""The message a model reads before its next attempt: what went wrong, where, and what to change.
+
+Short on purpose: a refinement turn pays for every token of feedback in context length, and a model acts
+on the first problem it is told about. So the message leads with the gate that failed (no code, compile
+error, rejection, wrong output), and only a passing kernel gets performance advice, worst issue first.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kernelscope.rl.reward import Reward
+
+MAX_COMPILE_LINES = 8
+MAX_HINTS = 3
+
+
+def build_feedback(reward: Reward, task=None, *, counters: dict | None = None, max_chars: int = 1500) -> str:
+    kernel = getattr(task, "kernel", None) or "the kernel"
+    lines = _gate_lines(reward, kernel)
+    if reward.outcome == "ok":
+        lines += _performance_lines(reward, counters)
+    text = "\n".join(lines)
+    return text if len(text) <= max_chars else text[:max_chars - 3].rstrip() + "..."
+
+
+def _gate_lines(reward: Reward, kernel: str) -> list[str]:
+    outcome = reward.outcome
+    if outcome == "no_code":
+        problem = reward.extraction.problem if reward.extraction else "no code found"
+        return [f"Your answer was not usable: {problem}.",
+                f"Reply with one ```cuda block that defines extern \"C\" __global__ void {kernel}(...)."]
+    if outcome == "syntax_error":
+        errors = reward.errors
+        where = "; ".join(f"line {e.get('line')}: {e.get('message')}" for e in errors[:3]) or "no kernel was found"
+        return [f"The code does not parse: {where}.", "Fix the syntax and send the whole kernel again."]
+    if outcome == "compile_error":
+        return ["The kernel does not compile:", *_compile_errors(getattr(reward.run, "compile_log", "") or ""),
+                "Fix these errors; keep the kernel name and argument list unchanged."]
+    if outcome == "hack":
+        reasons = "; ".join(f"{name.replace('_', ' ')} ({why})" for name, why in reward.hacks.items())
+        return [f"Rejected: {reasons}.",
+                "The kernel must compute every output element from the inputs on every call, in the "
+                "problem's precision, with no host calls, timers, streams or state kept between calls."]
+    if outcome == "incorrect":
+        return ["The output is wrong.", *_mismatch_lines(reward.run),
+                "Check the index arithmetic, the bounds guard and that every output element is written."]
+    return [_verdict_line(reward)]
+
+
+def _compile_errors(log: str) -> list[str]:
+    errors = [line.strip() for line in log.splitlines() if re.search(r"\berror\b", line, re.IGNORECASE)]
+    chosen = errors or [line.strip() for line in log.splitlines() if line.strip()]
+    return [f"  {line}" for line in chosen[:MAX_COMPILE_LINES]] or ["  (the compiler printed nothing)"]
+
+
+def _mismatch_lines(run) -> list[str]:
+    """One line per size with a bad output: where the first error is and how large the errors are."""
+    document = run.to_json() if hasattr(run, "to_json") else (run if isinstance(run, dict) else {})
+    lines = []
+    for size, check in _output_checks(document):
+        if not check.get("mismatched") and not check.get("unwritten"):
+            continue
+        where = f" at size {size}" if size else ""
+        text = (f"  {check.get('output', 'output')}{where}: {check.get('mismatched', 0)} of "
+                f"{check.get('elements', '?')} elements wrong")
+        if check.get("first_mismatch") is not None:
+            text += f", first at index {check['first_mismatch']}"
+        if check.get("max_abs_error") is not None:
+            text += f", max abs error {_g(check['max_abs_error'])} (relative {_g(check.get('max_rel_error'))})"
+        if check.get("unwritten"):
+            text += f"; {check['unwritten']} elements never written"
+        lines.append(text)
+    return lines[:4]
+
+
+def _output_checks(node, size=None):
+    """(size, check dict) for every per-output check anywhere in a runner result document."""
+    if isinstance(node, dict):
+        size = node.get("size", size) if isinstance(node.get("size"), str) else size
+        if "mismatched" in node and "elements" in node:
+            yield size, node
+            return
+        for value in node.values():
+            yield from _output_checks(value, size)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _output_checks(item, size)
+
+
+def _g(value) -> str:
+    return "?" if value is None else f"{float(value):.3g}"
+
+
+def _verdict_line(reward: Reward) -> str:
+    if reward.speedup is None:
+        return "The kernel parses and passes the static checks (it was not run)."
+    speed = f"{reward.speedup:.2f}x the reference's speed"
+    time_ms = getattr(reward.run, "time_ms", None)
+    return f"Correct. {speed}" + (f" ({time_ms:.4g} ms)." if isinstance(time_ms, (int, float)) else ".")
+
+
+def _performance_lines(reward: Reward, counters: dict | None) -> list[str]:
+    hints = []
+    kernel = reward.analysis or {}
+    for access in kernel.get("accesses", []):
+        sectors = access.get("sectors_per_request")
+        needed = max(1, int(access.get("elem_bytes") or 4))
+        if access.get("space") == "global" and isinstance(sectors, (int, float)) and sectors > needed:
+            hints.append((sectors / needed, f"line {access.get('line')}: `{access.get('expr')}` touches "
+                          f"{sectors:g} sectors per warp request where {needed} would do; make consecutive "
+                          "threads read consecutive addresses (or stage through shared memory)."))
+        ways = access.get("bank_ways")
+        if access.get("space") == "shared" and isinstance(ways, (int, float)) and ways > 1:
+            hints.append((ways, f"line {access.get('line')}: `{access.get('expr')}` has a {ways:g}-way bank "
+                          "conflict; pad the shared array's row by one element."))
+    occupancy = kernel.get("occupancy") or {}
+    if isinstance(occupancy.get("theoretical_occupancy"), (int, float)) and occupancy["theoretical_occupancy"] < 0.5:
+        hints.append((2.0 / max(occupancy["theoretical_occupancy"], 0.05) / 4,
+                      f"occupancy is {occupancy['theoretical_occupancy']:.0%}, limited by "
+                      f"{occupancy.get('limiter', 'resources')}; use fewer registers or less shared memory."))
+    for diagnostic in reward.diagnostics:
+        if diagnostic.get("severity") in ("error", "warning"):
+            weight = 3.0 if diagnostic["severity"] == "error" else 1.5
+            hints.append((weight, f"line {diagnostic.get('line')}: {diagnostic.get('message')} "
+                          f"[{diagnostic.get('rule')}]"))
+    if counters:
+        hints.append((1.0, "measured: " + ", ".join(f"{k} = {_g(v)}" for k, v in list(counters.items())[:4])))
+    hints.sort(key=lambda pair: -pair[0])
+    if not hints:
+        return ["No structural problem found; try more work per thread or vectorised loads to go faster."]
+    return ["To make it faster:", *(f"- {text}" for _, text in hints[:MAX_HINTS])]

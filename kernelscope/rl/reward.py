@@ -1,0 +1,212 @@
+"""The unified reward for one candidate kernel on one task.
+
+    total = gate                                   when the candidate fails a gate (a negative constant)
+    total = base + w_perf * performance + w_struct * structure - penalties      otherwise, in [0, 1]
+
+Gates, in order: code was found in the completion; it parses (static) or compiles (full); no hack was
+detected (source, analysis or runner flags); it is correct (full mode). Every failed gate lands in the
+"fail" band (total < 0), hacks at its floor, so nothing a cheating kernel does can outscore an honest
+wrong one. Passing candidates land in [0, 1]:
+- performance (full mode): log-scale credit for measured speedup over the reference, zero below a margin
+  (timing noise must not pay), full at `speedup_cap`; speedups above `implausible_speedup` are hacks.
+- structure: a weighted mean of the analysis scores (`kernelscope.rl.structure`) and of the pairwise
+  ranker's probability that the candidate beats the task's reference implementation.
+- penalties: error- and warning-severity lint findings.
+Static mode has no measurement, so structure carries the weight performance would have had.
+Every component is returned, not only the total; see docs/rl.md for the defaults and why.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable
+
+from kernelscope.rl.extract import Extraction, extract_code
+from kernelscope.rl.hacks import runner_hacks, source_hacks, structural_hacks
+from kernelscope.rl.structure import pick_kernel, score_kernel
+
+BANDS = ("fail", "pass")
+
+
+@dataclass(frozen=True)
+class RewardConfig:
+    mode: str = "static"                 # static | full
+    # values of the failed gates (all < 0: the "fail" band)
+    no_code: float = -0.8
+    compile_error: float = -0.6
+    incorrect: float = -0.3
+    hack: float = -1.0
+    # passing candidates: base + w_performance * performance + w_structure * structure
+    base: float = 0.2
+    w_performance: float = 0.5
+    w_structure: float = 0.3
+    # performance term
+    speedup_margin: float = 1.05
+    speedup_cap: float = 8.0
+    implausible_speedup: float = 50.0
+    # structure term: weights of the analysis scores and of the ranker (normalised to sum 1)
+    structure_weights: dict = field(default_factory=lambda: {
+        "coalescing": 0.25, "shared_banks": 0.05, "occupancy": 0.1, "intensity": 0.2, "sync": 0.1,
+        "ranker": 0.3})
+    # lint penalties, per finding and at most
+    lint_error_penalty: float = 0.1
+    lint_warning_penalty: float = 0.02
+    lint_penalty_cap: float = 0.2
+
+    def __post_init__(self):
+        if self.mode not in ("static", "full"):
+            raise ValueError(f"reward mode must be 'static' or 'full', got {self.mode!r}")
+
+    @classmethod
+    def from_dict(cls, values: dict) -> "RewardConfig":
+        known = {f for f in cls.__dataclass_fields__}
+        unknown = set(values) - known
+        if unknown:
+            raise ValueError(f"unknown reward settings: {', '.join(sorted(unknown))}")
+        config = cls(**{k: v for k, v in values.items() if k != "structure_weights"})
+        if "structure_weights" in values:
+            config = replace(config, structure_weights={**config.structure_weights, **values["structure_weights"]})
+        return config
+
+
+@dataclass
+class Reward:
+    total: float
+    band: str                              # fail | pass
+    outcome: str                           # ok | no_code | syntax_error | compile_error | hack | incorrect
+    components: dict                       # every term that went into the total
+    hacks: dict = field(default_factory=dict)
+    speedup: float | None = None
+    extraction: Extraction | None = None
+    analysis: dict | None = None           # the kernel's DESIGN JSON
+    errors: list = field(default_factory=list)  # syntax errors of the file ({"line","column","message"})
+    diagnostics: list = field(default_factory=list)
+    run: Any = None                        # the runner's RunResult (full mode)
+
+    def to_json(self) -> dict:
+        return {"total": self.total, "band": self.band, "outcome": self.outcome,
+                "components": dict(self.components), "hacks": dict(self.hacks), "speedup": self.speedup}
+
+
+def performance_score(speedup: float | None, config: RewardConfig) -> float:
+    if speedup is None or not math.isfinite(speedup) or speedup <= config.speedup_margin:
+        return 0.0
+    credit = math.log(speedup / config.speedup_margin) / math.log(config.speedup_cap / config.speedup_margin)
+    return min(1.0, credit)
+
+
+def lint_penalty(diagnostics: list, config: RewardConfig) -> float:
+    errors = sum(1 for d in diagnostics if d.get("severity") == "error")
+    warnings = sum(1 for d in diagnostics if d.get("severity") == "warning")
+    return min(config.lint_penalty_cap, errors * config.lint_error_penalty + warnings * config.lint_warning_penalty)
+
+
+def default_analyze(code: str, *, block=None, bindings=None) -> dict:
+    """The lead's analyzer, as a plain dict: {"kernels": [...], "errors": [...], "diagnostics": [...]}."""
+    from kernelscope.analyze import analyze_source
+
+    result = analyze_source(code, path="candidate.cu", block=block, bindings=bindings, registers="estimate")
+    document = result.to_json()
+    file = document["files"][0] if "files" in document else document
+    diagnostics = [d.to_json() if hasattr(d, "to_json") else d for d in getattr(result, "diagnostics", [])]
+    return {"kernels": file.get("kernels", []), "errors": file.get("errors", []),
+            "diagnostics": diagnostics or document.get("diagnostics", [])}
+
+
+def default_run(code: str, kernel: str | None, task):
+    from kernelscope.runner import evaluate, load_spec
+
+    return evaluate(load_spec(task.spec_path), code, kernel)
+
+
+class UnifiedReward:
+    """Scores completions on tasks. The analyzer, runner and ranker are injected (defaults import the
+    real modules lazily), so tests use fakes and a static-only reward never touches a GPU."""
+
+    def __init__(self, config: RewardConfig | None = None, *, analyze_fn: Callable | None = None,
+                 run_fn: Callable | None = None, ranker_fn: Callable | None = None):
+        self.config = config or RewardConfig()
+        self.analyze_fn = analyze_fn or default_analyze
+        self.run_fn = run_fn or default_run
+        # (kernel analysis, task) -> probability that the kernel beats the task's reference implementation
+        self.ranker_fn = ranker_fn
+        self._cache: dict[tuple, Reward] = {}
+
+    def __call__(self, completion, task=None) -> Reward:
+        extraction = extract_code(completion)
+        if not extraction.ok:
+            return self._fail("no_code", self.config.no_code, extraction=extraction)
+        key = (hashlib.sha256(extraction.code.encode()).hexdigest(), getattr(task, "name", None))
+        if key not in self._cache:  # a GRPO group often repeats a completion
+            self._cache[key] = self._score_code(extraction, task)
+        return self._cache[key]
+
+    def _fail(self, outcome: str, value: float, **details) -> Reward:
+        components = {"gate": value, "performance": 0.0, "structure": 0.0, "penalty": 0.0}
+        return Reward(total=value, band="fail", outcome=outcome, components=components, **details)
+
+    def _score_code(self, extraction: Extraction, task) -> Reward:
+        config = self.config
+        code = extraction.code
+        analysis = self.analyze_fn(code, block=task.block if task else None,
+                                   bindings=task.bindings() if task else None)
+        wanted = getattr(task, "kernel", None)
+        kernel = pick_kernel(analysis, wanted)
+        details = {"extraction": extraction, "analysis": kernel, "errors": analysis.get("errors", []),
+                   "diagnostics": analysis.get("diagnostics", [])}
+        if analysis.get("errors") or kernel is None:
+            return self._fail("syntax_error", config.compile_error, **details)
+
+        scores = score_kernel(kernel)
+        has_inputs = any(a.role == "input" for a in getattr(task, "arguments", ())) if task else True
+        full_precision = not task or not any(d.startswith(("float16", "bfloat16")) for d in task.dtypes)
+        hacks = {**source_hacks(code, full_precision=full_precision),
+                 **structural_hacks(scores.global_loads, scores.global_stores, has_inputs=has_inputs)}
+
+        speedup = None
+        run = None
+        if config.mode == "full":
+            run = self.run_fn(code, wanted if wanted in extraction.kernels else None, task)
+            details["run"] = run
+            if not run.compiled:
+                return self._fail("compile_error", config.compile_error, **details)
+            speedup = run.speedup
+            hacks.update(runner_hacks(run.flags))
+            if speedup is not None and speedup > config.implausible_speedup:
+                hacks["implausible_speedup"] = f"speedup {speedup:.1f}x is beyond belief"
+        if hacks:
+            return self._fail("hack", config.hack, hacks=hacks, speedup=speedup, **details)
+        if config.mode == "full" and not run.correct:
+            return self._fail("incorrect", config.incorrect, speedup=speedup, **details)
+
+        structure_parts = scores.as_dict()
+        structure_parts["ranker"] = self.ranker_fn(kernel, task) if self.ranker_fn and task else 0.5
+        weights = config.structure_weights
+        structure = sum(weights.get(k, 0.0) * v for k, v in structure_parts.items()) / sum(
+            weights.get(k, 0.0) for k in structure_parts)
+        performance = performance_score(speedup, config)
+        penalty = lint_penalty(details["diagnostics"], config)
+        if config.mode == "full":
+            raw = config.base + config.w_performance * performance + config.w_structure * structure
+        else:  # no measurement: structure takes performance's share
+            raw = config.base + (config.w_performance + config.w_structure) * structure
+        total = max(0.0, min(1.0, raw - penalty))
+        components = {"gate": 0.0, "performance": performance, "structure": structure, "penalty": penalty,
+                      **{f"structure_{k}": v for k, v in structure_parts.items()}}
+        return Reward(total=total, band="pass", outcome="ok", components=components, speedup=speedup, **details)
+
+
+def reward_components_mean(rewards: list[Reward]) -> dict[str, float]:
+    """Batch means of every component, plus the share of each outcome: what trainers log."""
+    if not rewards:
+        return {}
+    keys = sorted({k for r in rewards for k in r.components})
+    means = {k: sum(r.components.get(k, 0.0) for r in rewards) / len(rewards) for k in keys}
+    for outcome in ("ok", "no_code", "syntax_error", "compile_error", "hack", "incorrect"):
+        means[f"outcome_{outcome}"] = sum(r.outcome == outcome for r in rewards) / len(rewards)
+    means["total"] = sum(r.total for r in rewards) / len(rewards)
+    return means
+
+

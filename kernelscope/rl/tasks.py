@@ -1,0 +1,167 @@
+"""Corpus problems as RL tasks: what a prompt shows and what the reward needs to know.
+
+Reads `problem.toml` directly (docs/spec-format.md) rather than through the runner, so that static
+rewards and prompt building work on machines without CuPy. Only the fields the RL layer uses are read.
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+import tomllib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+_BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+           ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Div: operator.truediv,
+           ast.Pow: operator.pow}
+_CALLS = {"ceil_div": lambda a, b: -(-a // b), "min": min, "max": max, "int": int}
+
+
+def size_value(expression, variables: dict):
+    """Evaluate a size expression ("ceil_div(n, 256)") over integer size variables, without eval()."""
+    if isinstance(expression, (int, float)):
+        return expression
+
+    def walk(node):
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+            return node.value
+        if isinstance(node, ast.Name):
+            return variables[node.id]
+        if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
+            return _BINARY[type(node.op)](walk(node.left), walk(node.right))
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            return -walk(node.operand)
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) in _CALLS:
+            return _CALLS[node.func.id](*[walk(arg) for arg in node.args])
+        raise ValueError(f"unsupported size expression {expression!r}")
+
+    return walk(ast.parse(str(expression), mode="eval").body)
+
+
+@dataclass(frozen=True)
+class Argument:
+    name: str
+    dtype: str
+    role: str          # input | output | scalar
+    shape: tuple = ()  # size expressions (arrays)
+    value: str = ""    # size expression (scalars)
+
+
+@dataclass(frozen=True)
+class Task:
+    """One corpus problem, seen from the RL side."""
+    name: str
+    directory: Path
+    style: str                     # c | pytorch
+    description: str
+    prompt_source: str             # the C or PyTorch reference shown to the model
+    kernel: str                    # the name the candidate's kernel must have
+    arguments: tuple               # Argument records in kernel argument order
+    block: tuple                   # launch block at the largest size
+    grid_text: tuple               # grid expressions as written (shown in prompts)
+    sizes: dict = field(default_factory=dict)
+    implementations: tuple = ()    # ({"file", "kernel", "strategy"}, ...)
+    launch: dict = field(default_factory=dict)  # the problem's [launch] table as written
+
+    @property
+    def spec_path(self) -> Path:
+        return self.directory / "problem.toml"
+
+    @property
+    def largest_size(self) -> str:
+        return max(self.sizes, key=lambda name: _size_weight(self.sizes[name])) if self.sizes else ""
+
+    def bindings(self, size: str | None = None) -> dict[str, int]:
+        """Integer scalar arguments at a size: what `analyze --arg` binds for concrete evaluation."""
+        variables = self.sizes.get(size or self.largest_size, {})
+        bound = {}
+        for argument in self.arguments:
+            if argument.role == "scalar" and argument.dtype.startswith(("int", "uint")):
+                try:
+                    bound[argument.name] = int(size_value(argument.value, variables))
+                except (KeyError, ValueError, SyntaxError):
+                    continue
+        return bound
+
+    def implementation_block(self, implementation: dict) -> tuple:
+        """The block an implementation is launched with (its own override, else the problem's)."""
+        override = implementation.get("launch", {}).get("block")
+        if not override:
+            return self.block
+        variables = self.sizes.get(self.largest_size, {})
+        block = tuple(int(size_value(e, variables)) for e in override)
+        return block + (1,) * (3 - len(block))
+
+    def threads(self, implementation: dict | None = None, size: str | None = None) -> int | None:
+        """grid x block threads of a launch at a size (the problem's launch unless an implementation
+        overrides it); None when an expression cannot be evaluated."""
+        variables = self.sizes.get(size or self.largest_size, {})
+        launch = {**self.launch, **((implementation or {}).get("launch", {}))}
+        try:
+            total = 1
+            for expression in list(launch.get("block", ["256"])) + list(launch.get("grid", ["1"])):
+                total *= int(size_value(expression, variables))
+            return total
+        except (KeyError, ValueError, SyntaxError, ZeroDivisionError):
+            return None
+
+    def implementation_source(self, file: str) -> str:
+        return (self.directory / file).read_text()
+
+    @property
+    def dtypes(self) -> set[str]:
+        return {a.dtype for a in self.arguments if a.role != "scalar"}
+
+
+def _size_weight(variables: dict) -> int:
+    product = 1
+    for value in variables.values():
+        if isinstance(value, (int, float)):
+            product *= max(int(value), 1)
+    return product
+
+
+def load_task(directory: str | Path) -> Task:
+    directory = Path(directory)
+    spec_file = directory / "problem.toml" if directory.is_dir() else directory
+    directory = spec_file.parent
+    spec = tomllib.loads(spec_file.read_text())
+    launch = spec.get("launch", {})
+    by_name = {}
+    for role, key in (("input", "inputs"), ("output", "outputs")):
+        for entry in spec.get(key, []):
+            by_name[entry["name"]] = Argument(entry["name"], entry["dtype"], role, tuple(entry.get("shape", ())))
+    for entry in spec.get("scalars", []):
+        by_name[entry["name"]] = Argument(entry["name"], entry["dtype"], "scalar",
+                                          value=str(entry.get("value", entry["name"])))
+    order = launch.get("args") or list(by_name)
+    arguments = tuple(by_name[name] for name in order if name in by_name)
+    implementations = tuple(spec.get("implementations", []))
+    sizes = spec.get("sizes", {})
+    largest = max(sizes.values(), key=_size_weight) if sizes else {}
+    block = tuple(int(size_value(e, largest)) for e in launch.get("block", ["256"]))
+    prompt_file = spec.get("prompt_source")
+    prompt_source = (directory / prompt_file).read_text() if prompt_file and (directory / prompt_file).exists() else ""
+    kernel = spec.get("kernel") or (implementations[0].get("kernel") if implementations else spec["name"])
+    return Task(name=spec["name"], directory=directory, style=spec.get("style", "c"),
+                description=spec.get("description", ""), prompt_source=prompt_source, kernel=kernel,
+                arguments=arguments, block=block + (1,) * (3 - len(block)),
+                grid_text=tuple(str(e) for e in launch.get("grid", ())), sizes=sizes,
+                implementations=implementations, launch=launch)
+
+
+@lru_cache(maxsize=4)
+def load_corpus(root: str | Path) -> dict[str, Task]:
+    """Every problem under `root` (a folder of problem folders), by name."""
+    tasks = {}
+    for spec_file in sorted(Path(root).glob("*/problem.toml")):
+        task = load_task(spec_file)
+        tasks[task.name] = task
+    return tasks
+
+
+def default_corpus_dir() -> Path:
+    """The corpus next to the package in a checkout (it is not installed with the wheel)."""
+    return Path(__file__).resolve().parents[2] / "corpus"
