@@ -1,0 +1,327 @@
+"""Lint settings: defaults, then the nearest configuration file, then the command line.
+
+A file is governed by the nearest `pyproject.toml` with a `[tool.kernelscope]` table, or else the
+nearest `setup.cfg` with a `[kernelscope]` section, found by walking up from the file's directory
+(pyproject.toml wins when both sit in one directory). `--config FILE` names one file for all.
+Flags given on the command line replace the configured value of the same setting; `--severity`
+replaces the configured level of the codes it names and keeps the others.
+
+Rule selection works on code prefixes ("KS", "KS2", "KS20", "KS201", or "ALL"). When both `select`
+and `ignore` match a code, the longer (more specific) prefix decides, and `ignore` wins a tie, so
+`select = ["KS2"]` with `ignore = ["KS20"]` and `select = ["KS203"]` behave as one expects.
+"""
+
+from __future__ import annotations
+
+import configparser
+import dataclasses
+import fnmatch
+import os
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Optional
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
+
+from kernelscope import rules
+from kernelscope.errors import UsageError
+from kernelscope.model import SEVERITIES
+
+DEFAULT_INCLUDE = ("*.cu", "*.cuh")
+# Directories nobody wants linted by accident; a path named on the command line is always walked.
+DEFAULT_EXCLUDE = (".*", "__pycache__", "node_modules")
+
+_LIST_KEYS = ("select", "ignore", "include", "exclude", "extend-exclude", "define")
+_TABLE_KEYS = ("severity", "per-file-ignores")
+_SCALAR_KEYS = ("arch", "block", "fail-on")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything that decides how one file is linted. Immutable and picklable (sent to workers)."""
+    root: Path = field(default_factory=Path.cwd)   # where relative patterns are anchored
+    source: Optional[Path] = None                  # the configuration file, if any
+    select: tuple = ("ALL",)
+    ignore: tuple = ()
+    severity: tuple = ()                           # ((prefix, level), ...)
+    per_file_ignores: tuple = ()                   # ((glob, (prefix, ...)), ...)
+    include: tuple = DEFAULT_INCLUDE
+    exclude: tuple = DEFAULT_EXCLUDE
+    arch: str = "sm_90"
+    block: Optional[tuple] = None
+    defines: tuple = ()                            # ((name, value), ...)
+    fail_on: str = "error"
+
+    def is_enabled(self, code: str, path: str | os.PathLike | None = None) -> bool:
+        """Whether findings of `code` are reported for the file at `path`."""
+        if not _selected(code, self.select, self.ignore):
+            return False
+        if path is not None:
+            relative = self.relative(path)
+            for pattern, prefixes in self.per_file_ignores:
+                if glob_matches(pattern, relative) and any(_prefix_matches(p, code) for p in prefixes):
+                    return False
+        return True
+
+    def severity_for(self, code: str) -> str:
+        """The configured level of `code`: the most specific override, else the rule's default."""
+        best, level = -1, None
+        for prefix, value in self.severity:
+            length = _specificity(prefix)
+            if _prefix_matches(prefix, code) and length >= best:
+                best, level = length, value
+        return level or rules.severity_of(code)
+
+    def is_failing(self, severity: str) -> bool:
+        return SEVERITIES.index(severity) >= SEVERITIES.index(self.fail_on)
+
+    def relative(self, path: str | os.PathLike) -> str:
+        """`path` relative to the configuration root, with forward slashes (for glob matching)."""
+        absolute = Path(os.path.abspath(path))
+        try:
+            return absolute.relative_to(self.root).as_posix()
+        except ValueError:
+            return absolute.as_posix()
+
+
+@dataclass(frozen=True)
+class Overrides:
+    """Settings given on the command line; None means "not given"."""
+    select: Optional[tuple] = None
+    ignore: Optional[tuple] = None
+    severity: tuple = ()
+    include: Optional[tuple] = None
+    exclude: Optional[tuple] = None
+    arch: Optional[str] = None
+    block: Optional[tuple] = None
+    defines: Optional[tuple] = None
+    fail_on: Optional[str] = None
+
+    def apply(self, settings: Settings) -> Settings:
+        changes = {name: value for name, value in dataclasses.asdict(self).items()
+                   if value is not None and name != "severity"}
+        if self.severity:
+            changes["severity"] = settings.severity + tuple(self.severity)
+        return dataclasses.replace(settings, **changes)
+
+
+class SettingsResolver:
+    """Finds and caches the settings that govern each file or directory."""
+
+    def __init__(self, overrides: Overrides = Overrides(), config_file: str | os.PathLike | None = None):
+        self.overrides = overrides
+        self._forced = overrides.apply(load_config_file(Path(config_file))) if config_file else None
+        self._by_directory: dict = {}
+        self._by_file: dict = {}
+
+    def for_path(self, path: str | os.PathLike) -> Settings:
+        if self._forced is not None:
+            return self._forced
+        path = Path(os.path.abspath(path))
+        return self._for_directory(path if path.is_dir() else path.parent)
+
+    def _for_directory(self, directory: Path) -> Settings:
+        if directory not in self._by_directory:
+            found = find_config_in(directory)
+            if found is not None:
+                if found not in self._by_file:
+                    self._by_file[found] = self.overrides.apply(load_config_file(found))
+                settings = self._by_file[found]
+            elif directory.parent != directory:
+                settings = self._for_directory(directory.parent)
+            else:
+                settings = self.overrides.apply(Settings())
+            self._by_directory[directory] = settings
+        return self._by_directory[directory]
+
+
+def find_config_in(directory: Path) -> Optional[Path]:
+    """The configuration file in `directory` that has a kernelscope section, if any."""
+    pyproject = directory / "pyproject.toml"
+    if pyproject.is_file() and "kernelscope" in _read_toml(pyproject).get("tool", {}):
+        return pyproject
+    setup_cfg = directory / "setup.cfg"
+    if setup_cfg.is_file() and _read_ini(setup_cfg).has_section("kernelscope"):
+        return setup_cfg
+    return None
+
+
+def load_config_file(path: Path) -> Settings:
+    """Settings from one configuration file (pyproject.toml, setup.cfg, or a kernelscope.toml
+    holding the same keys at top level)."""
+    path = Path(os.path.abspath(path))
+    if not path.is_file():
+        raise UsageError(f"configuration file {path} does not exist")
+    if path.suffix == ".toml":
+        document = _read_toml(path)
+        table = document.get("tool", {}).get("kernelscope", {}) if path.name == "pyproject.toml" else document
+        values = _from_toml(table, path)
+    else:
+        parser = _read_ini(path)
+        if not parser.has_section("kernelscope"):
+            raise UsageError(f"{path} has no [kernelscope] section")
+        values = _from_ini(parser["kernelscope"], path)
+    return _build(values, root=path.parent, source=path)
+
+
+def _read_toml(path: Path) -> dict:
+    try:
+        with open(path, "rb") as handle:
+            return tomllib.load(handle)
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise UsageError(f"cannot read {path}: {exc}") from None
+
+
+def _read_ini(path: Path) -> configparser.ConfigParser:
+    parser = configparser.ConfigParser(interpolation=None)
+    try:
+        parser.read(path, encoding="utf-8")
+    except (OSError, configparser.Error, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read {path}: {exc}") from None
+    return parser
+
+
+def _from_toml(table: dict, path: Path) -> dict:
+    values = {}
+    for key, value in table.items():
+        if key in _TABLE_KEYS:
+            if not isinstance(value, dict):
+                raise UsageError(f"{path}: '{key}' must be a table")
+            values[key] = {k: _as_list(v, key, path) if key == "per-file-ignores" else v
+                           for k, v in value.items()}
+        elif key in _LIST_KEYS:
+            values[key] = _as_list(value, key, path)
+        elif key in _SCALAR_KEYS:
+            values[key] = value
+        elif not isinstance(value, dict):  # sub-tables belong to other kernelscope commands
+            raise UsageError(f"{path}: unknown key '{key}' in the kernelscope configuration")
+    return values
+
+
+def _from_ini(section, path: Path) -> dict:
+    values = {}
+    for key, raw in section.items():
+        if key in _TABLE_KEYS:
+            # One "pattern: value" per line, as flake8 writes per-file-ignores.
+            table = {}
+            for line in filter(None, (l.strip() for l in raw.splitlines())):
+                pattern, sep, rest = line.rpartition(":") if key == "severity" else line.partition(":")
+                if not sep:
+                    raise UsageError(f"{path}: '{key}' lines must look like 'pattern: value', got {line!r}")
+                table[pattern.strip()] = _split(rest) if key == "per-file-ignores" else rest.strip()
+            values[key] = table
+        elif key in _LIST_KEYS:
+            values[key] = _split(raw)
+        elif key in _SCALAR_KEYS:
+            values[key] = raw.strip()
+        else:
+            raise UsageError(f"{path}: unknown key '{key}' in [kernelscope]")
+    return values
+
+
+def _as_list(value, key: str, path: Path) -> list:
+    if isinstance(value, str):
+        return _split(value)
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return value
+    raise UsageError(f"{path}: '{key}' must be a list of strings")
+
+
+def _split(text: str) -> list:
+    return [part.strip() for part in text.replace("\n", ",").split(",") if part.strip()]
+
+
+def _build(values: dict, root: Path, source: Optional[Path]) -> Settings:
+    where = str(source)
+    changes = {"root": root, "source": source}
+    for key in ("select", "ignore"):
+        if key in values:
+            changes[key] = check_prefixes(values[key], where)
+    if "severity" in values:
+        changes["severity"] = parse_severity_table(values["severity"], where)
+    if "per-file-ignores" in values:
+        changes["per_file_ignores"] = tuple(
+            (pattern, check_prefixes(codes, where)) for pattern, codes in values["per-file-ignores"].items())
+    if "include" in values:
+        changes["include"] = tuple(values["include"])
+    if "exclude" in values:
+        changes["exclude"] = tuple(values["exclude"])
+    if "extend-exclude" in values:
+        changes["exclude"] = changes.get("exclude", DEFAULT_EXCLUDE) + tuple(values["extend-exclude"])
+    if "arch" in values:
+        changes["arch"] = str(values["arch"])
+    if "block" in values:
+        changes["block"] = parse_block_value(values["block"], where)
+    if "define" in values:
+        changes["defines"] = tuple(parse_define(item, where) for item in values["define"])
+    if "fail-on" in values:
+        changes["fail_on"] = check_level(str(values["fail-on"]), where)
+    return dataclasses.replace(Settings(), **changes)
+
+
+def check_prefixes(items, where: str) -> tuple:
+    """Upper-cased code prefixes, each matching at least one rule (typos are errors, not no-ops)."""
+    prefixes = []
+    for item in items:
+        prefix = item.strip().upper()
+        if not rules.matching(prefix):
+            raise UsageError(f"{where}: '{item}' matches no rule code")
+        prefixes.append(prefix)
+    return tuple(prefixes)
+
+
+def check_level(level: str, where: str) -> str:
+    level = level.strip().lower()
+    if level not in SEVERITIES:
+        raise UsageError(f"{where}: severity must be one of {', '.join(SEVERITIES)}, got {level!r}")
+    return level
+
+
+def parse_severity_table(table: dict, where: str) -> tuple:
+    return tuple((check_prefixes([code], where)[0], check_level(str(level), where))
+                 for code, level in table.items())
+
+
+def parse_block_value(value, where: str) -> tuple:
+    """A block shape from a configuration value: 256, "16x16", [8, 8, 4]."""
+    dims = value if isinstance(value, list) else str(value).lower().replace(",", "x").split("x")
+    try:
+        dims = [int(d) for d in dims]
+    except (TypeError, ValueError):
+        raise UsageError(f"{where}: block must look like 256, 16x16 or 8x8x4, got {value!r}") from None
+    if not 1 <= len(dims) <= 3 or any(d <= 0 for d in dims):
+        raise UsageError(f"{where}: block must have 1 to 3 positive sizes, got {value!r}")
+    dims += [1] * (3 - len(dims))
+    return tuple(dims)
+
+
+def parse_define(item: str, where: str) -> tuple:
+    name, sep, value = item.partition("=")
+    if not name.strip().isidentifier():
+        raise UsageError(f"{where}: define expects NAME or NAME=VALUE, got {item!r}")
+    return name.strip(), value if sep else "1"
+
+
+def _specificity(prefix: str) -> int:
+    return 0 if prefix == "ALL" else len(prefix)
+
+
+def _prefix_matches(prefix: str, code: str) -> bool:
+    return prefix == "ALL" or code.startswith(prefix)
+
+
+def _selected(code: str, select: tuple, ignore: tuple) -> bool:
+    chosen = max((_specificity(p) for p in select if _prefix_matches(p, code)), default=-1)
+    dropped = max((_specificity(p) for p in ignore if _prefix_matches(p, code)), default=-1)
+    return chosen >= 0 and chosen > dropped
+
+
+def glob_matches(pattern: str, relative: str) -> bool:
+    """Patterns without a slash match the file name anywhere; others match the relative path.
+    As in fnmatch, `*` also matches across `/`."""
+    if "/" not in pattern:
+        return fnmatch.fnmatchcase(PurePosixPath(relative).name, pattern)
+    return fnmatch.fnmatchcase(relative, pattern[2:] if pattern.startswith("./") else pattern)

@@ -1,0 +1,106 @@
+"""The lint engine: analyse each file (in parallel over files), then apply suppressions, rule
+selection, severity overrides and the baseline, in that order.
+
+The analysis is reached through one function, `analyze_file(text, path, settings)`, so that tests
+and benchmarks can substitute their own; it must be a module-level function (it is sent to worker
+processes by reference).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from concurrent.futures import ProcessPoolExecutor
+
+from kernelscope import rules
+from kernelscope.errors import InputError
+from kernelscope.lint.config import SettingsResolver
+from kernelscope.lint.discover import discover
+from kernelscope.lint.findings import FileOutcome, Finding, LintReport, fingerprints
+from kernelscope.lint.suppressions import apply_suppressions, parse_suppressions
+from kernelscope.model import Diagnostic
+
+SYNTAX_CODE = "KS901"
+
+
+def analyze_file(text: str, path: str, settings) -> tuple:
+    """The project's analyses on one file: (diagnostics, source errors)."""
+    from kernelscope.analyze import analyze_source
+
+    result = analyze_source(text, path, arch=settings.arch, block=settings.block,
+                            defines=dict(settings.defines) or None)
+    return list(result.diagnostics), list(result.errors)
+
+
+def run_lint(paths, resolver: SettingsResolver, *, analyzer=None, jobs: int | None = None,
+             baseline=None) -> LintReport:
+    """Lint files and directories. `jobs` worker processes (default: one per CPU; 1 = in process).
+    `analyzer` defaults to `analyze_file`, looked up when called."""
+    files = discover(paths, resolver)
+    analyzer = analyzer or analyze_file
+    tasks = [(path, resolver.for_path(path), analyzer) for path in files]
+    jobs = min(jobs or os.cpu_count() or 1, len(tasks))
+    if jobs <= 1:
+        outcomes = [_lint_task(task) for task in tasks]
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            outcomes = list(pool.map(_lint_task, tasks, chunksize=max(1, len(tasks) // (jobs * 8))))
+    if baseline is not None:
+        outcomes = [dataclasses.replace(o, findings=tuple(baseline.new_findings(o.findings)))
+                    for o in outcomes]
+    return LintReport(files=outcomes)
+
+
+def _lint_task(task) -> FileOutcome:
+    path, settings, analyzer = task
+    return lint_file(path, settings, analyzer)
+
+
+def lint_file(path: str, settings, analyzer=analyze_file) -> FileOutcome:
+    """Lint one file; problems reading or analysing it become the outcome's `error`."""
+    from kernelscope.frontend.source import read_source
+
+    try:
+        text = read_source(path).text
+        diagnostics, source_errors = analyzer(text, path, settings)
+    except InputError as exc:
+        return FileOutcome(path, error=str(exc))
+    except RecursionError:
+        return FileOutcome(path, error=f"{path}: input nests too deeply to analyse")
+    except Exception as exc:  # one file's analysis bug must not hide the other files' findings
+        return FileOutcome(path, error=f"{path}: internal error: {type(exc).__name__}: {exc} (please report this)")
+    return check_text(text, path, settings, diagnostics, source_errors)
+
+
+def check_text(text: str, path: str, settings, diagnostics, source_errors=()) -> FileOutcome:
+    """Everything after the analysis: syntax errors as KS901, suppressions, selection, severity."""
+    found = list(diagnostics) + _syntax_findings(diagnostics, source_errors, path)
+    found.sort(key=lambda d: (d.line, d.column, d.rule))
+    kept, suppressed = apply_suppressions(found, parse_suppressions(text), path)
+    configured = []
+    for d in sorted(kept, key=lambda d: (d.line, d.column, d.rule)):
+        if not settings.is_enabled(d.rule, path):
+            continue
+        known = _is_known(d.rule)
+        severity = settings.severity_for(d.rule) if known else d.severity
+        configured.append(dataclasses.replace(d, path=path, severity=severity))
+    findings = tuple(Finding(d, fp, settings.is_failing(d.severity))
+                     for d, fp in zip(configured, fingerprints(configured, text)))
+    lines = text.count("\n") + (1 if text and not text.endswith("\n") else 0)
+    return FileOutcome(path, findings, lines, suppressed)
+
+
+def _syntax_findings(diagnostics, source_errors, path: str) -> list:
+    """KS901 findings for source errors the analysis did not already report as diagnostics."""
+    reported = {(d.line, d.column) for d in diagnostics if d.rule == SYNTAX_CODE}
+    severity = rules.severity_of(SYNTAX_CODE)
+    return [Diagnostic(SYNTAX_CODE, severity, path, e.line, e.column, e.message)
+            for e in source_errors if (e.line, e.column) not in reported]
+
+
+def _is_known(code: str) -> bool:
+    try:
+        rules.get(code)
+    except KeyError:
+        return False
+    return True

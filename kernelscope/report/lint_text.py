@@ -1,0 +1,22 @@
+"""Lint findings as `path:line:col: CODE message`, one per line (the format editors and CI parse)."""
+
+from __future__ import annotations
+
+
+def render_text(report) -> str:
+    lines = [f"{d.path}:{d.line}:{d.column}: {d.rule} {d.message}"
+             for d in (f.diagnostic for f in report.findings)]
+    return "".join(line + "\n" for line in lines)
+
+
+def render_summary(report) -> str:
+    """One line for stderr: how much was checked and found."""
+    counts = report.counts()
+    total = sum(counts.values())
+    files = len(report.files)
+    checked = f"{files} file{'s' if files != 1 else ''} ({report.lines} lines)"
+    if not total:
+        return f"kernelscope: no findings in {checked}"
+    parts = ", ".join(f"{n} {level}{'s' if n != 1 and level != 'info' else ''}"
+                      for level, n in counts.items() if n)
+    return f"kernelscope: {total} finding{'s' if total != 1 else ''} ({parts}) in {checked}"

@@ -1,0 +1,139 @@
+"""Configuration discovery and precedence: defaults < nearest config file < command line."""
+
+import textwrap
+
+import pytest
+
+from kernelscope.errors import UsageError
+from kernelscope.lint.config import Overrides, Settings, SettingsResolver, load_config_file
+
+
+def write(path, text):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text))
+    return path
+
+
+def test_without_any_configuration_every_rule_is_enabled_at_its_default_severity(tmp_path):
+    settings = SettingsResolver().for_path(tmp_path / "k.cu")
+    assert settings.source is None
+    assert settings.is_enabled("KS101") and settings.is_enabled("KS903")
+    assert settings.severity_for("KS101") == "warning"
+    assert settings.fail_on == "error"
+
+
+def test_pyproject_table_is_found_by_walking_up_from_the_file(tmp_path):
+    write(tmp_path / "pyproject.toml", """
+        [tool.kernelscope]
+        ignore = ["KS4"]
+        arch = "sm_80"
+    """)
+    settings = SettingsResolver().for_path(tmp_path / "src" / "deep" / "k.cu")
+    assert settings.source == tmp_path / "pyproject.toml"
+    assert not settings.is_enabled("KS402")
+    assert settings.arch == "sm_80"
+
+
+def test_pyproject_without_a_kernelscope_table_is_passed_over(tmp_path):
+    write(tmp_path / "pyproject.toml", '[tool.kernelscope]\nselect = ["KS2"]\n')
+    write(tmp_path / "sub" / "pyproject.toml", '[tool.black]\nline-length = 100\n')
+    settings = SettingsResolver().for_path(tmp_path / "sub" / "k.cu")
+    assert settings.source == tmp_path / "pyproject.toml"
+
+
+def test_the_nearest_configuration_wins(tmp_path):
+    write(tmp_path / "pyproject.toml", '[tool.kernelscope]\nselect = ["KS2"]\n')
+    write(tmp_path / "vendor" / "setup.cfg", "[kernelscope]\nselect = KS1\n")
+    resolver = SettingsResolver()
+    assert resolver.for_path(tmp_path / "vendor" / "k.cu").is_enabled("KS101")
+    assert not resolver.for_path(tmp_path / "vendor" / "k.cu").is_enabled("KS201")
+    assert resolver.for_path(tmp_path / "k.cu").is_enabled("KS201")
+
+
+def test_pyproject_wins_over_setup_cfg_in_the_same_directory(tmp_path):
+    write(tmp_path / "pyproject.toml", '[tool.kernelscope]\nfail-on = "warning"\n')
+    write(tmp_path / "setup.cfg", "[kernelscope]\nfail-on = info\n")
+    assert SettingsResolver().for_path(tmp_path / "k.cu").fail_on == "warning"
+
+
+def test_setup_cfg_section_reads_lists_and_tables(tmp_path):
+    write(tmp_path / "setup.cfg", """
+        [kernelscope]
+        select = KS1, KS2
+        ignore =
+            KS104
+        severity =
+            KS101: error
+        per-file-ignores =
+            tests/*.cu: KS2, KS101
+        block = 16x16
+        define = N=64, USE_FAST
+    """)
+    settings = load_config_file(tmp_path / "setup.cfg")
+    assert settings.select == ("KS1", "KS2")
+    assert not settings.is_enabled("KS104")
+    assert settings.severity_for("KS101") == "error"
+    assert settings.block == (16, 16, 1)
+    assert dict(settings.defines) == {"N": "64", "USE_FAST": "1"}
+    assert not settings.is_enabled("KS201", tmp_path / "tests" / "a.cu")
+    assert settings.is_enabled("KS201", tmp_path / "src" / "a.cu")
+
+
+def test_command_line_replaces_configured_select_and_fail_on(tmp_path):
+    write(tmp_path / "pyproject.toml", """
+        [tool.kernelscope]
+        select = ["KS2"]
+        fail-on = "warning"
+        [tool.kernelscope.severity]
+        KS201 = "warning"
+        KS202 = "info"
+    """)
+    overrides = Overrides(select=("KS1",), fail_on="info", severity=(("KS201", "info"),))
+    settings = SettingsResolver(overrides).for_path(tmp_path / "k.cu")
+    assert settings.is_enabled("KS101") and not settings.is_enabled("KS201")
+    assert settings.fail_on == "info"
+    assert settings.severity_for("KS201") == "info"      # the flag wins for the code it names
+    assert settings.severity_for("KS202") == "info"      # the file still decides the others
+
+
+def test_explicit_config_file_is_used_for_every_path(tmp_path):
+    write(tmp_path / "pyproject.toml", '[tool.kernelscope]\nselect = ["KS2"]\n')
+    other = write(tmp_path / "ci" / "lint.toml", 'select = ["KS3"]\n')
+    settings = SettingsResolver(config_file=other).for_path(tmp_path / "k.cu")
+    assert settings.is_enabled("KS301") and not settings.is_enabled("KS201")
+
+
+def test_the_more_specific_prefix_decides_between_select_and_ignore():
+    assert Settings(select=("KS203",), ignore=("KS2",)).is_enabled("KS203")
+    assert not Settings(select=("KS2",), ignore=("KS20",)).is_enabled("KS203")
+    assert not Settings(select=("KS2",), ignore=("KS2",)).is_enabled("KS201")
+
+
+def test_severity_overrides_use_the_most_specific_prefix():
+    settings = Settings(severity=(("KS1", "error"), ("KS101", "info")))
+    assert settings.severity_for("KS101") == "info"
+    assert settings.severity_for("KS103") == "error"
+
+
+def test_per_file_ignore_patterns_without_slash_match_file_names_anywhere(tmp_path):
+    settings = Settings(root=tmp_path, per_file_ignores=(("*_test.cu", ("KS1",)),))
+    assert not settings.is_enabled("KS101", tmp_path / "a" / "b" / "x_test.cu")
+    assert settings.is_enabled("KS101", tmp_path / "a" / "x.cu")
+
+
+@pytest.mark.parametrize("body, message", [
+    ('[tool.kernelscope]\nselct = ["KS1"]\n', "unknown key 'selct'"),
+    ('[tool.kernelscope]\nselect = ["KS7"]\n', "'KS7' matches no rule"),
+    ('[tool.kernelscope]\nfail-on = "fatal"\n', "severity must be one of"),
+    ('[tool.kernelscope]\nblock = "0x4"\n', "positive sizes"),
+    ('[tool.kernelscope\n', "cannot read"),
+])
+def test_bad_configuration_is_a_usage_error_naming_the_problem(tmp_path, body, message):
+    write(tmp_path / "pyproject.toml", body)
+    with pytest.raises(UsageError, match=message):
+        SettingsResolver().for_path(tmp_path / "k.cu")
+
+
+def test_sub_tables_of_other_commands_are_left_alone(tmp_path):
+    write(tmp_path / "pyproject.toml", '[tool.kernelscope]\nselect = ["KS1"]\n[tool.kernelscope.features]\nx = 1\n')
+    assert SettingsResolver().for_path(tmp_path / "k.cu").select == ("KS1",)
