@@ -1,0 +1,328 @@
+"""Per-kernel resource usage: registers, spills, stack, static shared memory, barriers.
+
+The real numbers come from ptxas (`nvcc -cubin -Xptxas -v`), cached on disk by a hash of the source
+and the options. Without nvcc, `estimate_usage` guesses registers from the kernel record; its error
+against ptxas is measured by benchmarks/bench_estimator.py (profiles/measured/estimator_error.csv).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Iterable, Mapping, Optional
+
+from kernelscope.errors import InputError, ToolMissingError
+
+PTXAS_TIMEOUT_S = 120
+_CACHE_VERSION = 1
+
+
+class CompileError(InputError):
+    """nvcc rejected the source; the message carries its first error lines."""
+
+
+@dataclass(frozen=True)
+class ResourceUsage:
+    registers: int
+    spill_stores: int = 0              # bytes per thread
+    spill_loads: int = 0
+    stack_bytes: int = 0
+    static_shared_bytes: int = 0
+    constant_bytes: int = 0
+    barriers: int = 0                  # hardware barriers the kernel uses (named barrier ids + 1)
+    source: str = "ptxas"              # ptxas | estimate
+    symbol: str = ""                   # mangled entry name ("" for estimates)
+    instantiation: str = ""            # demangled name with template arguments, e.g. "ns::reduce<256>"
+    instantiations: tuple = field(default=(), repr=False)  # ((instantiation, ResourceUsage), ...) for templates
+
+    @property
+    def spills(self) -> bool:
+        return bool(self.spill_stores or self.spill_loads)
+
+    def to_json(self) -> dict:
+        out = {key: value for key, value in asdict(self).items() if key != "instantiations"}
+        if self.instantiations:
+            out["instantiations"] = {name: usage.to_json() for name, usage in self.instantiations}
+        return out
+
+
+# ---------------------------------------------------------------------------------------------------
+# Parsing ptxas -v output
+
+_ENTRY = re.compile(r"Compiling entry function '([^']+)' for '([^']+)'")
+_PROPERTIES = re.compile(r"Function properties for (\S+)")
+_FRAME = re.compile(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads")
+_USED = re.compile(r"Used (\d+) registers")
+_BARRIERS = re.compile(r"used (\d+) barriers")
+_SMEM = re.compile(r"(\d+) bytes smem")
+_CMEM = re.compile(r"(\d+) bytes cmem\[0\]")
+_CUMULATIVE_STACK = re.compile(r"(\d+) bytes cumulative stack size")
+
+
+def parse_ptxas_log(log: str) -> dict[str, ResourceUsage]:
+    """Usage per mangled entry name from the text `nvcc -Xptxas -v` prints on stderr."""
+    entries: dict[str, dict] = {}
+    frames: dict[str, tuple] = {}
+    entry = properties_of = None
+    for line in log.splitlines():
+        if match := _ENTRY.search(line):
+            entry = match.group(1)
+            entries[entry] = {"registers": 0}
+        elif match := _PROPERTIES.search(line):
+            properties_of = match.group(1)
+        elif match := _FRAME.search(line):
+            # Device functions that were not inlined get a frame line too; keep it under their own name.
+            frames[properties_of or entry] = tuple(int(g) for g in match.groups())
+        elif entry and (match := _USED.search(line)):
+            record = entries[entry]
+            record["registers"] = int(match.group(1))
+            record["barriers"] = _int(_BARRIERS, line)
+            record["static_shared_bytes"] = _int(_SMEM, line)
+            record["constant_bytes"] = _int(_CMEM, line)
+            record["cumulative_stack"] = _int(_CUMULATIVE_STACK, line)
+    usages = {}
+    for name, record in entries.items():
+        stack, spill_stores, spill_loads = frames.get(name, (0, 0, 0))
+        cumulative = record.pop("cumulative_stack", 0)
+        usages[name] = ResourceUsage(spill_stores=spill_stores, spill_loads=spill_loads,
+                                     stack_bytes=max(stack, cumulative), symbol=name, **record)
+    return usages
+
+
+def _int(pattern: re.Pattern, text: str) -> int:
+    match = pattern.search(text)
+    return int(match.group(1)) if match else 0
+
+
+# ---------------------------------------------------------------------------------------------------
+# Names: mangled symbol -> "ns::kernel<256>" -> key "kernel"
+
+
+def demangle(symbols: Iterable[str]) -> dict[str, str]:
+    """Demangled names (with parameter lists) of C++ symbols; C names map to themselves."""
+    symbols = list(symbols)
+    mangled = [s for s in symbols if s.startswith("_Z")]
+    names = {s: s for s in symbols}
+    if mangled:
+        names.update(zip(mangled, _demangle_all(mangled)))
+    return names
+
+
+def _demangle_all(mangled: list[str]) -> list[str]:
+    for tool in ("cu++filt", "c++filt"):
+        path = shutil.which(tool)
+        if path:
+            done = subprocess.run([path], input="\n".join(mangled) + "\n", capture_output=True, text=True,
+                                  timeout=30)
+            lines = done.stdout.splitlines()
+            if done.returncode == 0 and len(lines) == len(mangled):
+                return lines
+    return [_cxa_demangle(name) for name in mangled]
+
+
+def _cxa_demangle(symbol: str) -> str:
+    """libstdc++'s demangler, for machines with neither cu++filt nor c++filt."""
+    library = ctypes.util.find_library("stdc++")
+    if library is None:
+        return symbol
+    libstdcxx = ctypes.CDLL(library)
+    function = libstdcxx.__cxa_demangle
+    function.restype = ctypes.c_void_p
+    status = ctypes.c_int()
+    pointer = function(symbol.encode(), None, None, ctypes.byref(status))
+    if not pointer or status.value != 0:
+        return symbol
+    try:
+        return ctypes.string_at(pointer).decode()
+    finally:
+        ctypes.CDLL(ctypes.util.find_library("c")).free(ctypes.c_void_p(pointer))
+
+
+def split_demangled(name: str) -> tuple[str, str]:
+    """("ns::reduce<256>", "reduce") from "void ns::reduce<256>(float const*, float*)"."""
+    depth = 0
+    end = len(name)
+    for index, char in enumerate(name):
+        if char in "<([":
+            if char == "(" and depth == 0:
+                end = index
+                break
+            depth += 1
+        elif char in ">)]":
+            depth -= 1
+    head = name[:end].strip()
+    qualified = _last_top_level_word(head)
+    plain = _strip_template_args(qualified)
+    return qualified, plain.rsplit("::", 1)[-1]
+
+
+def _last_top_level_word(text: str) -> str:
+    """Drop a leading return type ("void ") that demanglers print for template functions."""
+    depth = 0
+    for index in range(len(text) - 1, -1, -1):
+        char = text[index]
+        if char in ">)]":
+            depth += 1
+        elif char in "<([":
+            depth -= 1
+        elif char == " " and depth == 0:
+            return text[index + 1:]
+    return text
+
+
+def _strip_template_args(name: str) -> str:
+    if not name.endswith(">"):
+        return name
+    depth = 0
+    for index in range(len(name) - 1, -1, -1):
+        if name[index] == ">":
+            depth += 1
+        elif name[index] == "<":
+            depth -= 1
+            if depth == 0:
+                return name[:index]
+    return name
+
+
+def group_by_kernel(usages: Mapping[str, ResourceUsage]) -> dict[str, ResourceUsage]:
+    """Key usages by the kernel name as written in the source. Templates and overloads share a name:
+    the entry under that name is the instantiation with the most registers (the one whose occupancy
+    is worst), and every instantiation is kept in its `instantiations`."""
+    names = demangle(usages)
+    groups: dict[str, list] = {}
+    for symbol, usage in usages.items():
+        qualified, plain = split_demangled(names[symbol])
+        instantiation = qualified if qualified != plain or "<" in qualified else plain
+        groups.setdefault(plain, []).append(replace(usage, instantiation=instantiation))
+    result = {}
+    for plain, members in groups.items():
+        worst = max(members, key=lambda u: (u.registers, u.static_shared_bytes))
+        if len(members) > 1 or "<" in worst.instantiation:
+            members.sort(key=lambda u: u.instantiation)
+            worst = replace(worst, instantiations=tuple((u.instantiation, u) for u in members))
+        result[plain] = worst
+    return result
+
+
+# ---------------------------------------------------------------------------------------------------
+# Running nvcc
+
+
+def nvcc_path() -> Optional[str]:
+    return shutil.which("nvcc")
+
+
+def nvcc_available() -> bool:
+    return nvcc_path() is not None
+
+
+def sm_name(arch) -> str:
+    """"sm_90" from "sm_90", "90", "9.0"; feature suffixes ("sm_90a") survive."""
+    text = str(arch).strip().lower()
+    if re.fullmatch(r"sm_\d{2,3}[af]?", text):
+        return text
+    from kernelscope.profiles_db import arch as lookup_arch
+    return lookup_arch(text).sm
+
+
+def cache_dir() -> Path:
+    root = os.environ.get("KERNELSCOPE_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache",
+                                                                    "kernelscope")
+    return Path(root) / "ptxas"
+
+
+def _command(nvcc: str, arch: str, source: Path, output: Path, defines, maxrregcount, include_dirs,
+             extra_options) -> list[str]:
+    command = [nvcc, f"-arch={arch}", "-cubin", "-Xptxas", "-v", "-o", str(output)]
+    for name, value in _define_items(defines):
+        command.append(f"-D{name}" if value is None else f"-D{name}={value}")
+    if maxrregcount is not None:
+        command.append(f"-maxrregcount={int(maxrregcount)}")
+    command += [f"-I{d}" for d in include_dirs]
+    command += list(extra_options)
+    command.append(str(source))
+    return command
+
+
+def _define_items(defines) -> list[tuple]:
+    if not defines:
+        return []
+    items = defines.items() if isinstance(defines, Mapping) else \
+        [(d.split("=", 1) + [None])[:2] for d in defines]
+    return sorted((str(k), None if v is None else str(v)) for k, v in items)
+
+
+def _cache_key(source_text, arch, defines, maxrregcount, filename, include_dirs, extra_options, nvcc) -> str:
+    stat = os.stat(nvcc)
+    material = json.dumps({
+        "version": _CACHE_VERSION, "source": source_text, "arch": arch, "defines": _define_items(defines),
+        "maxrregcount": maxrregcount, "filename": filename, "include_dirs": [str(d) for d in include_dirs],
+        "extra": list(extra_options), "nvcc": [nvcc, stat.st_size, stat.st_mtime_ns],
+    }, sort_keys=True)
+    return hashlib.sha256(material.encode()).hexdigest()
+
+
+def ptxas_log(source_text: str, arch="sm_90", defines=None, maxrregcount=None, filename="kernel.cu",
+              include_dirs=(), extra_options=(), timeout=PTXAS_TIMEOUT_S) -> str:
+    """The raw `-Xptxas -v` report for a source (cached)."""
+    nvcc = nvcc_path()
+    if nvcc is None:
+        raise ToolMissingError("nvcc is not on PATH; use --registers estimate or install the CUDA toolkit")
+    arch = sm_name(arch)
+    key = _cache_key(source_text, arch, defines, maxrregcount, filename, include_dirs, extra_options, nvcc)
+    cached = cache_dir() / f"{key}.log"
+    if cached.is_file():
+        return cached.read_text()
+    with tempfile.TemporaryDirectory(prefix="kernelscope-ptxas-") as work:
+        source = Path(work) / Path(filename).name
+        source.write_text(source_text)
+        command = _command(nvcc, arch, source, Path(work) / "out.cubin", defines, maxrregcount,
+                           include_dirs, extra_options)
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, cwd=work)
+        except subprocess.TimeoutExpired:
+            raise InputError(f"nvcc did not finish compiling {filename} within {timeout} s") from None
+    if done.returncode != 0:
+        output = (done.stderr + done.stdout).replace(str(source), filename)
+        raise CompileError(_compile_error_message(filename, output))
+    log = done.stderr + done.stdout
+    _write_atomically(cached, log)
+    return log
+
+
+def _compile_error_message(filename: str, output: str) -> str:
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    errors = [line for line in lines if "error" in line.lower()] or lines[-1:] or ["no output"]
+    return f"nvcc could not compile {filename}: {'; '.join(errors[:3])}"
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        with os.fdopen(handle, "w") as stream:
+            stream.write(text)
+        os.replace(temporary, path)
+    except OSError:
+        pass  # an unwritable cache only costs a recompilation next time
+
+
+def ptxas_usage(source_text: str, arch="sm_90", defines=None, maxrregcount=None, filename="kernel.cu",
+                include_dirs=(), extra_options=(), timeout=PTXAS_TIMEOUT_S) -> dict[str, ResourceUsage]:
+    """Resource usage of every kernel in a source file, keyed by the name written in the source.
+
+    `defines`: {"N": 256} or ["N=256", "DEBUG"]. `maxrregcount` caps registers for the whole file the
+    way nvcc's option does; `__launch_bounds__` in the source is honoured by ptxas itself. A template
+    kernel appears once per explicit or implicit instantiation that the file produces.
+    """
+    log = ptxas_log(source_text, arch, defines, maxrregcount, filename, include_dirs, extra_options, timeout)
+    return group_by_kernel(parse_ptxas_log(log))
