@@ -124,6 +124,18 @@ def cross_validate(table, *, min_ratio: float = 1.2, C: float = 1.0) -> dict:
             "single_feature_accuracy": baselines, "per_problem": per_problem}
 
 
+def evaluate_model(model: PairwiseRanker, table, *, min_ratio: float = 1.2) -> dict:
+    """A trained model on measured pairs (no refitting): accuracy on clear pairs, Kendall tau per group."""
+    pairs = make_pairs(table)
+    clear = pairs.ratio >= min_ratio
+    accuracy = float((model.predict(pairs.X[clear]) == pairs.y[clear]).mean()) if clear.any() else math.nan
+    taus = [kendall_tau(model.utility(rows[list(FEATURE_NAMES)].to_numpy(float)), rows["time_ms"].to_numpy(float))
+            for _, rows in table.groupby(["problem", "size"])]
+    taus = [t for t in taus if t is not None]
+    return {"accuracy": accuracy, "pairs": int(clear.sum()), "min_ratio": min_ratio,
+            "kendall_tau_mean": float(np.mean(taus)) if taus else math.nan, "kendall_tau_groups": len(taus)}
+
+
 def format_report(report: dict) -> str:
     """The markdown kept next to the shipped model."""
     lines = ["# Pairwise ranker: leave-one-problem-out evaluation", "",
