@@ -1,0 +1,177 @@
+"""Worker processes that own the CUDA context in which candidates run.
+
+A candidate can hang the GPU, crash its context with an illegal address, or scribble over memory,
+so it never runs in the caller's process. A worker stays alive across candidates (starting one and
+creating a CUDA context costs seconds, evaluating a candidate a fraction of that) and is replaced
+when it times out, faults or dies. `WorkerPool` hands jobs to idle workers; with one GPU, one worker
+keeps timings free of interference, which is the default.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import queue
+import time
+
+from kernelscope.errors import KernelscopeError
+
+STARTUP_TIMEOUT_S = 180.0
+
+
+class WorkerError(KernelscopeError):
+    """A worker could not be started."""
+
+
+class Worker:
+    """One worker process and the pipe to it; restarted on demand."""
+
+    def __init__(self, device: int = 0):
+        self.device = device
+        self._process = None
+        self._connection = None
+        self.starts = 0
+
+    @property
+    def pid(self) -> int | None:
+        return self._process.pid if self._process is not None else None
+
+    def alive(self) -> bool:
+        return self._process is not None and self._process.is_alive()
+
+    def start(self) -> None:
+        context = multiprocessing.get_context("spawn")   # never fork a process that may hold CUDA state
+        parent, child = context.Pipe()
+        process = context.Process(target=_serve, args=(child, self.device), daemon=True,
+                                  name=f"kernelscope-worker-{self.device}")
+        process.start()
+        child.close()
+        if not parent.poll(STARTUP_TIMEOUT_S):
+            process.kill()
+            raise WorkerError("the GPU worker did not start within "
+                              f"{STARTUP_TIMEOUT_S:.0f} s")
+        try:
+            hello = parent.recv()
+        except EOFError:
+            process.join(5)
+            raise WorkerError(f"the GPU worker exited during start-up (exit code {process.exitcode})") from None
+        if hello.get("status") != "ready":
+            process.kill()
+            raise WorkerError(f"the GPU worker failed to start: {hello.get('message')}")
+        self._process, self._connection = process, parent
+        self.starts += 1
+
+    def call(self, job: dict, timeout_s: float) -> dict:
+        """Run `job`; returns the worker's reply, or a timeout/fault reply after replacing nothing yet."""
+        if not self.alive():
+            self.start()
+        self._connection.send(job)
+        if not self._connection.poll(timeout_s):
+            self.stop(kill=True)
+            return {"status": "timeout", "message": f"the candidate ran for more than {timeout_s:g} s"}
+        try:
+            reply = self._connection.recv()
+        except (EOFError, OSError):
+            exit_code = self._process.exitcode if self._process else None
+            self.stop(kill=True)
+            return {"status": "fault", "message": f"the worker died (exit code {exit_code})"}
+        if reply.get("status") == "fault":
+            self.stop(kill=False)      # it exits on its own after reporting; its context is unusable
+        return reply
+
+    def stop(self, kill: bool = False) -> None:
+        process, connection = self._process, self._connection
+        self._process = self._connection = None
+        if process is None:
+            return
+        if kill:
+            process.kill()
+        else:
+            try:
+                connection.send(None)
+            except (OSError, BrokenPipeError):
+                pass
+        process.join(30)
+        if process.is_alive():
+            process.kill()
+            process.join(10)
+        connection.close()
+
+
+class WorkerPool:
+    """Keeps `workers` worker processes on `device` and runs jobs on whichever is idle.
+
+        with WorkerPool() as pool:
+            reply = pool.run(job, timeout_s=30)
+    """
+
+    def __init__(self, workers: int = 1, device: int = 0):
+        if workers < 1:
+            raise ValueError("a pool needs at least one worker")
+        self._workers = [Worker(device) for _ in range(workers)]
+        self._idle = queue.Queue()
+        for worker in self._workers:
+            self._idle.put(worker)
+
+    def run(self, job: dict, timeout_s: float) -> dict:
+        worker = self._idle.get()
+        try:
+            return worker.call(job, timeout_s)
+        finally:
+            self._idle.put(worker)
+
+    def warm_up(self) -> None:
+        """Start every worker now rather than on its first job."""
+        for worker in self._workers:
+            if not worker.alive():
+                worker.start()
+
+    @property
+    def pids(self) -> list:
+        return [w.pid for w in self._workers]
+
+    @property
+    def restarts(self) -> int:
+        return sum(max(0, w.starts - 1) for w in self._workers)
+
+    def close(self) -> None:
+        for worker in self._workers:
+            worker.stop()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def _serve(connection, device: int) -> None:
+    """Worker main loop: one job in, one reply out, until told to stop or a fault poisons the context."""
+    try:
+        import cupy
+
+        cupy.cuda.Device(device).use()
+        from kernelscope.runner.harness import Fault, Harness
+
+        harness = Harness()
+    except Exception as exc:
+        connection.send({"status": "error", "message": f"{type(exc).__name__}: {exc}"})
+        return
+    connection.send({"status": "ready", "pid": os.getpid()})
+    while True:
+        try:
+            job = connection.recv()
+        except EOFError:
+            return
+        if job is None:
+            return
+        started = time.perf_counter()
+        try:
+            reply = {"status": "ok", **harness.run(job)}
+        except Fault as exc:
+            connection.send({"status": "fault", "message": str(exc)})
+            os._exit(3)   # skip CuPy's teardown, which would touch the broken context
+        except Exception as exc:
+            reply = {"status": "error", "message": f"{type(exc).__name__}: {exc}"}
+        reply["worker_seconds"] = time.perf_counter() - started
+        connection.send(reply)
