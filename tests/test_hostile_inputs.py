@@ -97,7 +97,7 @@ def kernels_3000(tmp: Path) -> Path:
 
 def self_referencing_macros(tmp: Path) -> Path:
     text = ("#define A A\n#define B C\n#define C B\n#define F(x) F(F(x))\n#define G(x) G(x) + G(x)\n"
-            "#define H H H H H\n" + kernel_with("A + B + C + F(a[i]) + G(i) + H"))
+            "#define H (H + H)\n" + kernel_with("A + B + C + F(a[i]) + G(i) + H"))
     return _write_text(tmp / "selfref.cu", text)
 
 
