@@ -440,3 +440,24 @@ def try_constant(expr: Expr, env: dict | None = None):
         return int(value)
     except (TypeError, ValueError, OverflowError):
         return None
+
+
+def free_names(expr: Expr) -> frozenset:
+    """Names with no value of their own: parameters and builtins, not loop variables (which carry
+    their first-iteration value as a default)."""
+    if isinstance(expr, Sym):
+        return free_names(expr.default) if expr.default is not None else frozenset({expr.name})
+    if isinstance(expr, Binary):
+        return free_names(expr.left) | free_names(expr.right)
+    if isinstance(expr, Unary):
+        return free_names(expr.operand)
+    if isinstance(expr, Select):
+        return free_names(expr.condition) | free_names(expr.if_true) | free_names(expr.if_false)
+    if isinstance(expr, Load):
+        return free_names(expr.index)
+    if isinstance(expr, (Call, Opaque)):
+        result = frozenset()
+        for operand in (expr.args if isinstance(expr, Call) else expr.operands):
+            result |= free_names(operand)
+        return result
+    return frozenset()

@@ -1,0 +1,169 @@
+"""Arithmetic intensity and the roofline position of a kernel.
+
+FLOPs are counted per thread from the arithmetic sites the front end records, each weighted by how
+often it runs (loop trip counts). Counting rules, chosen to match what Nsight Compute counts
+(`smsp__sass_thread_inst_executed_op_{fadd,fmul,ffma,...}`, FLOPs = add + mul + 2 x fma):
+an add, subtract or multiply is 1 FLOP; an explicit fma is 2; `a*b + c` is 2 (mul + add; the
+compiler fuses them into one FFMA, which ncu counts as 2); a division, square root or
+transcendental function is 1 FLOP here and reported separately in `special_ops_per_thread`,
+because the hardware expands them into several instructions on the SFU (MUFU) plus corrections.
+Global bytes are the bytes each thread requests (loads, stores and atomics, with vector widths),
+from the access records; shared-memory bytes are reported separately.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from kernelscope.analyses.trips import ExecWeights
+
+PRECISIONS = ("fp16", "bf16", "fp32", "fp64")
+
+
+@dataclass
+class IntensityResult:
+    flops_per_thread: float | None
+    flops_by_precision: dict = field(default_factory=dict)
+    special_ops_per_thread: float | None = 0.0
+    global_bytes_per_thread: float | None = None
+    shared_bytes_per_thread: float | None = None
+    arithmetic_intensity: float | None = None
+    bound: str | None = None
+    gpu: str | None = None
+    ridge_point: float | None = None
+    attainable_flops: float | None = None
+    threads_launched: int | None = None
+    total_flops: float | None = None
+    total_global_bytes: float | None = None
+    symbolic: dict = field(default_factory=dict)
+    dominant_precision: str = "fp32"
+
+    def to_json(self) -> dict:
+        data = {
+            "flops_per_thread": _round(self.flops_per_thread),
+            "flops_by_precision": {k: _round(v) for k, v in self.flops_by_precision.items()},
+            "special_ops_per_thread": _round(self.special_ops_per_thread),
+            "global_bytes_per_thread": _round(self.global_bytes_per_thread),
+            "shared_bytes_per_thread": _round(self.shared_bytes_per_thread),
+            "arithmetic_intensity": _round(self.arithmetic_intensity),
+            "bound": self.bound,
+            "gpu": self.gpu,
+            "ridge_point": _round(self.ridge_point),
+            "attainable_flops": _round(self.attainable_flops),
+            "threads_launched": self.threads_launched,
+            "total_flops": _round(self.total_flops),
+            "total_global_bytes": _round(self.total_global_bytes),
+        }
+        if self.symbolic:
+            data["symbolic"] = self.symbolic
+        return data
+
+
+def analyze(kernel, memory_result, weights: ExecWeights, gpu=None, threads_launched: int | None = None) -> IntensityResult:
+    flops = {p: 0.0 for p in PRECISIONS}
+    special = 0.0
+    unknown_flops = []
+    for site in kernel.arith:
+        weight, text = weights.weight(site.context)
+        if weight is None:
+            unknown_flops.append(f"{site.flops}*{text}")
+            continue
+        if site.op in ("sqrt", "special", "div"):
+            special += weight
+        flops[site.precision] = flops.get(site.precision, 0.0) + site.flops * weight
+    global_bytes = 0.0
+    shared_bytes = 0.0
+    unknown_bytes = []
+    for access in memory_result.accesses:
+        weight = access.exec_weight
+        if isinstance(weight, str):
+            if access.space == "global":
+                unknown_bytes.append(f"{access.elem_bytes}*{weight}")
+            continue
+        moved = access.elem_bytes * weight * (2 if access.op == "atomic" else 1)
+        if access.space == "global":
+            global_bytes += moved
+        elif access.space == "shared":
+            shared_bytes += moved
+    result = IntensityResult(flops_per_thread=None)
+    result.flops_by_precision = {p: v for p, v in flops.items() if v}
+    result.special_ops_per_thread = special
+    result.dominant_precision = max(flops, key=flops.get) if any(flops.values()) else "fp32"
+    if unknown_flops:
+        result.symbolic["flops_per_thread"] = " + ".join([_fmt(sum(flops.values()))] + unknown_flops)
+    else:
+        result.flops_per_thread = sum(flops.values())
+    if unknown_bytes:
+        result.symbolic["global_bytes_per_thread"] = " + ".join([_fmt(global_bytes)] + unknown_bytes)
+    else:
+        result.global_bytes_per_thread = global_bytes
+    result.shared_bytes_per_thread = shared_bytes
+    if result.flops_per_thread is not None and result.global_bytes_per_thread:
+        result.arithmetic_intensity = result.flops_per_thread / result.global_bytes_per_thread
+    elif result.flops_per_thread is not None and result.global_bytes_per_thread == 0 and result.flops_per_thread > 0:
+        result.arithmetic_intensity = float("inf")
+    if gpu is not None:
+        _roofline(result, gpu)
+    if threads_launched:
+        result.threads_launched = threads_launched
+        if result.flops_per_thread is not None:
+            result.total_flops = result.flops_per_thread * threads_launched
+        if result.global_bytes_per_thread is not None:
+            result.total_global_bytes = result.global_bytes_per_thread * threads_launched
+    return result
+
+
+def _roofline(result: IntensityResult, gpu) -> None:
+    precision = result.dominant_precision
+    peak = gpu.peak_flops(precision) or gpu.peak_flops("fp32")
+    bandwidth = gpu.memory_bandwidth_bytes
+    result.gpu = gpu.name
+    if not peak or not bandwidth:
+        return
+    result.ridge_point = peak / bandwidth
+    intensity = result.arithmetic_intensity
+    if intensity is None:
+        return
+    if intensity == float("inf"):
+        result.bound = "compute"
+        result.attainable_flops = peak
+        return
+    result.attainable_flops = min(peak, intensity * bandwidth)
+    result.bound = "memory" if intensity < result.ridge_point else "compute"
+
+
+def default_gpu(arch: str):
+    """The named GPU the roofline uses for an architecture (H200 for sm_90)."""
+    try:
+        from kernelscope import profiles_db
+    except ImportError:
+        return None
+    preferred = {"9.0": "H200", "8.0": "A100", "8.9": "L4", "10.0": "B200"}
+    try:
+        cc = profiles_db.arch(arch).cc if hasattr(profiles_db.arch(arch), "cc") else None
+    except Exception:
+        return None
+    name = preferred.get(cc)
+    try:
+        if name:
+            return profiles_db.gpu(name)
+        for candidate in profiles_db.list_gpus():
+            profile = profiles_db.gpu(candidate)
+            if profile.cc == cc:
+                return profile
+    except Exception:
+        return None
+    return None
+
+
+def _fmt(value: float) -> str:
+    return str(int(value)) if value == int(value) else f"{value:.4g}"
+
+
+def _round(value):
+    if value is None:
+        return None
+    if value == float("inf"):
+        return None
+    value = float(value)
+    return int(value) if value == int(value) else round(value, 4)

@@ -1,0 +1,350 @@
+"""Memory access analysis: what each global access costs in 32-byte sectors per warp request, what
+each shared access costs in bank conflicts, and which branches split warps.
+
+Addresses are evaluated for every thread of one block (see `threads.py`), split into warps of 32
+lanes, and counted the way the hardware counts them:
+
+- global: a warp request touches the distinct 32-byte sectors covering the bytes its active lanes
+  read or write (allocations start 256-byte aligned, as cudaMalloc returns them). This is
+  `l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum / l1tex__t_requests_..._ld.sum` in ncu.
+- shared: 32 banks of 4 bytes. A request is served in wavefronts; 8-byte accesses are served per
+  half-warp and 16-byte accesses per quarter-warp, so their conflict-free cost is 2 and 4 wavefronts.
+  Within one such group, lanes that touch the same 4-byte word share it (broadcast); different words
+  in the same bank serialise. `bank_ways` is wavefronts divided by the conflict-free count
+  (1 = conflict-free); ncu's bank conflicts are the extra wavefronts.
+- indirect addresses (`a[idx[i]]`) cannot be evaluated; the documented worst case is one sector per
+  active lane (32 for a full warp of 4-byte loads), which is what random indices cost.
+- an access only the first iteration of a loop is evaluated for; loops change the base address,
+  not the pattern across lanes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from kernelscope import symbolic as sx
+from kernelscope.analyses.threads import (
+    PLACEHOLDER, PLACEHOLDER_ALT, WARP, BlockShape, active_slots, condition_mask, evaluate_per_thread,
+    thread_env, with_placeholders,
+)
+from kernelscope.analyses.trips import ExecWeights
+from kernelscope.model import Diagnostic
+
+SECTOR = 32
+BANKS = 32
+BANK_WIDTH = 4
+UNCOALESCED_RATIO = 2.0     # KS101 fires when a request costs this many times its ideal sectors
+
+
+@dataclass
+class AccessResult:
+    line: int
+    column: int
+    expr: str
+    array: str
+    space: str
+    op: str
+    elem_bytes: int
+    pattern: str
+    stride_bytes: object            # int, symbolic text, or None
+    sectors_per_request: float | None = None
+    ideal_sectors: float | None = None
+    bank_ways: float | None = None
+    wavefronts_per_request: float | None = None
+    exec_weight: object = 1
+    requests_per_block: float | None = None
+    active_lanes: float | None = None
+    in_function: str | None = None
+    note: str | None = None
+
+    def to_json(self) -> dict:
+        data = {
+            "line": self.line, "column": self.column, "expr": self.expr, "array": self.array,
+            "space": self.space, "op": self.op, "elem_bytes": self.elem_bytes, "pattern": self.pattern,
+            "stride_bytes": self.stride_bytes, "exec_weight": self.exec_weight,
+            "active_lanes": _round(self.active_lanes),
+        }
+        if self.space in ("global", "constant") or self.space == "local":
+            data["sectors_per_request"] = _round(self.sectors_per_request)
+            data["ideal_sectors_per_request"] = _round(self.ideal_sectors)
+        if self.space == "shared":
+            data["bank_ways"] = _round(self.bank_ways)
+            data["wavefronts_per_request"] = _round(self.wavefronts_per_request)
+        if self.in_function:
+            data["in_function"] = self.in_function
+        if self.note:
+            data["note"] = self.note
+        return data
+
+
+@dataclass
+class BranchResult:
+    line: int
+    column: int
+    kind: str
+    divergent: bool | None          # None: depends on data we cannot see, and on the thread
+    share_true: float | None
+    divergent_warps: float | None   # fraction of warps with lanes on both sides
+    in_loop: bool
+
+    def to_json(self) -> dict:
+        return {"line": self.line, "column": self.column, "kind": self.kind,
+                "divergent": self.divergent, "share_true": _round(self.share_true),
+                "divergent_warp_fraction": _round(self.divergent_warps), "in_loop": self.in_loop}
+
+
+@dataclass
+class MemoryResult:
+    accesses: list = field(default_factory=list)
+    branches: list = field(default_factory=list)
+
+    def divergence_json(self) -> dict:
+        divergent = [b.to_json() for b in self.branches if b.divergent is not False]
+        return {"divergent_branches": divergent, "branches": len(self.branches)}
+
+
+def analyze(kernel, block: BlockShape, bindings: dict | None = None, grid=None) -> MemoryResult:
+    bindings = dict(bindings or {})
+    env = thread_env(block, grid, bindings)
+    slots = block.warps * WARP
+    real = active_slots(block)
+    weights = ExecWeights(env, slots, real)
+    result = MemoryResult()
+    for access in kernel.accesses:
+        result.accesses.append(_access(access, env, slots, real, weights))
+    for branch in kernel.branches:
+        result.branches.append(_branch(branch, env, slots, real))
+    return result
+
+
+def _access(access, env: dict, slots: int, real: np.ndarray, weights: ExecWeights) -> AccessResult:
+    numeric_weight, symbolic_weight = weights.weight(access.context)
+    result = AccessResult(access.line, access.column, access.text, access.array, access.space, access.op,
+                          access.elem_bytes, "unknown", None, in_function=access.in_function,
+                          exec_weight=_round(numeric_weight) if numeric_weight is not None else symbolic_weight)
+    active = real & condition_mask(access.context.conditions, env, slots)
+    lanes_per_warp = active.reshape(-1, WARP).sum(axis=1)
+    issuing = lanes_per_warp > 0
+    result.active_lanes = float(lanes_per_warp[issuing].mean()) if issuing.any() else 0.0
+    result.requests_per_block = float(issuing.sum())
+    if access.address.has_load() and _depends_on_load(access.address):
+        return _indirect(result, lanes_per_warp, issuing)
+    try:
+        addresses = evaluate_per_thread(access.address, with_placeholders(access.address, env, PLACEHOLDER), slots)
+    except sx.Indirect:
+        return _indirect(result, lanes_per_warp, issuing)
+    except (sx.Unevaluable, TypeError, ValueError, OverflowError, ZeroDivisionError) as exc:
+        result.note = f"address not evaluable: {exc}"
+        return result
+    symbolic_stride = _symbolic_stride(access, env, slots, addresses)
+    result.stride_bytes, result.pattern = _pattern(addresses, active, access.elem_bytes, symbolic_stride)
+    if access.space == "shared":
+        wavefronts, ideal = _shared_wavefronts(addresses, active, access.elem_bytes)
+        result.wavefronts_per_request = wavefronts
+        result.bank_ways = wavefronts / ideal if ideal else None
+    else:
+        sectors, ideal = _sectors(addresses, active, access.elem_bytes)
+        result.sectors_per_request = sectors
+        result.ideal_sectors = ideal
+        if result.pattern == "strided" and sectors is not None and ideal and sectors <= ideal * 1.25:
+            result.pattern = "coalesced"  # e.g. 2-D blocks: rows of a warp are each contiguous
+    return result
+
+
+def _depends_on_load(address: sx.Expr) -> bool:
+    try:
+        address.evaluate(_AnyEnv())
+    except sx.Indirect:
+        return True
+    except Exception:
+        return False
+    return False
+
+
+class _AnyEnv(dict):
+    """An environment where every name has a value: only loads stay unevaluable."""
+
+    def __contains__(self, key):
+        return True
+
+    def __getitem__(self, key):
+        return 1
+
+
+def _indirect(result: AccessResult, lanes_per_warp: np.ndarray, issuing: np.ndarray) -> AccessResult:
+    result.pattern = "indirect"
+    result.stride_bytes = None
+    per_lane = max(1, -(-result.elem_bytes // SECTOR))
+    if issuing.any():
+        result.sectors_per_request = float(np.mean(np.minimum(lanes_per_warp[issuing] * per_lane, 32 * per_lane)))
+        result.ideal_sectors = float(np.mean(np.ceil(lanes_per_warp[issuing] * result.elem_bytes / SECTOR)))
+        if result.space == "shared":
+            result.bank_ways = None
+    result.note = "data-dependent address: worst case of one sector per active lane"
+    return result
+
+
+def _symbolic_stride(access, env, slots, addresses):
+    """If the lane-to-lane stride depends on an unbound parameter, describe it symbolically."""
+    free = [n for n in sx.free_names(access.address) if n not in env]
+    if not free:
+        return None
+    try:
+        other = evaluate_per_thread(access.address, with_placeholders(access.address, env, PLACEHOLDER_ALT), slots)
+    except Exception:
+        return None
+    stride_a = _lane_stride(addresses)
+    stride_b = _lane_stride(other)
+    if stride_a is None or stride_a == stride_b:
+        return None
+    per_unit = (stride_b - stride_a) / (PLACEHOLDER_ALT - PLACEHOLDER)
+    constant = stride_a - per_unit * PLACEHOLDER
+    names = "*".join(sorted(free))
+    coefficient = int(per_unit) if per_unit == int(per_unit) else round(per_unit, 3)
+    text = f"{coefficient}*{names}" if coefficient != 1 else names
+    if constant:
+        text += f" + {int(constant)}"
+    return text
+
+
+def _lane_stride(addresses: np.ndarray):
+    if addresses.size < 2:
+        return None
+    return int(addresses[1] - addresses[0])
+
+
+def _pattern(addresses: np.ndarray, active: np.ndarray, elem: int, symbolic_stride):
+    """(stride_bytes, pattern) from the first warp with at least two active lanes."""
+    warps = addresses.reshape(-1, WARP)
+    masks = active.reshape(-1, WARP)
+    for warp, mask in zip(warps, masks):
+        lanes = warp[mask]
+        if lanes.size < 2:
+            continue
+        if np.all(lanes == lanes[0]):
+            return 0, "broadcast"
+        differences = np.diff(lanes)
+        stride = int(np.median(differences))
+        if symbolic_stride is not None:
+            return symbolic_stride, "strided"
+        if stride == elem and np.all(differences[differences != stride] >= 0):
+            return stride, "coalesced"
+        return stride, "strided"
+    return None, "broadcast" if addresses.size else "unknown"
+
+
+def _sectors(addresses: np.ndarray, active: np.ndarray, elem: int):
+    """Mean distinct sectors per issuing warp, and the ideal for the same number of active lanes."""
+    first = addresses // SECTOR
+    last = (addresses + elem - 1) // SECTOR
+    warps_first = first.reshape(-1, WARP)
+    warps_last = last.reshape(-1, WARP)
+    masks = active.reshape(-1, WARP)
+    counts = []
+    ideals = []
+    for lo, hi, mask in zip(warps_first, warps_last, masks):
+        if not mask.any():
+            continue
+        spans = [np.arange(a, b + 1) for a, b in zip(lo[mask], hi[mask])] if elem > SECTOR else None
+        if spans is not None:
+            counts.append(len(np.unique(np.concatenate(spans))))
+        else:
+            counts.append(len(np.unique(np.concatenate([lo[mask], hi[mask]]))))
+        ideals.append(-(-int(mask.sum()) * elem // SECTOR))
+    if not counts:
+        return None, None
+    return float(np.mean(counts)), float(np.mean(ideals))
+
+
+def _shared_wavefronts(addresses: np.ndarray, active: np.ndarray, elem: int):
+    """Mean wavefronts per request and the conflict-free count."""
+    group = {8: 16, 16: 8}.get(elem, WARP)  # lanes served together: warp, half-warp, quarter-warp
+    words_per_lane = max(1, elem // BANK_WIDTH)
+    wavefronts = []
+    ideals = []
+    for warp, mask in zip(addresses.reshape(-1, WARP), active.reshape(-1, WARP)):
+        if not mask.any():
+            continue
+        total = 0
+        ideal = 0
+        for start in range(0, WARP, group):
+            lanes = warp[start:start + group][mask[start:start + group]]
+            if lanes.size == 0:
+                continue
+            words = np.unique((lanes[:, None] // BANK_WIDTH + np.arange(words_per_lane)[None, :]).ravel())
+            banks = words % BANKS
+            total += int(np.bincount(banks, minlength=BANKS).max())
+            ideal += 1
+        wavefronts.append(total)
+        ideals.append(ideal)
+    if not wavefronts:
+        return None, None
+    return float(np.mean(wavefronts)), float(np.mean(ideals))
+
+
+def _branch(branch, env: dict, slots: int, real: np.ndarray) -> BranchResult:
+    in_loop = bool(branch.context.loops)
+    active = real & condition_mask(branch.context.conditions, env, slots)
+    expr = branch.condition
+    if not expr.thread_dependent:
+        return BranchResult(branch.line, branch.column, branch.kind, False, None, 0.0, in_loop)
+    try:
+        values = evaluate_per_thread(expr, with_placeholders(expr, env, PLACEHOLDER), slots) != 0
+    except (sx.Unevaluable, TypeError, ValueError, OverflowError, ZeroDivisionError):
+        return BranchResult(branch.line, branch.column, branch.kind, None, None, None, in_loop)
+    if branch.kind == "return":
+        values = values  # lanes that leave early
+    split = []
+    for truth, mask in zip(values.reshape(-1, WARP), active.reshape(-1, WARP)):
+        lanes = truth[mask]
+        if lanes.size:
+            split.append(bool(lanes.any() and not lanes.all()))
+    share = float(values[active].mean()) if active.any() else None
+    fraction = float(np.mean(split)) if split else 0.0
+    return BranchResult(branch.line, branch.column, branch.kind, fraction > 0, share, fraction, in_loop)
+
+
+def diagnostics(result: MemoryResult, kernel_name: str, path: str) -> list[Diagnostic]:
+    found = []
+    for access in result.accesses:
+        if access.space == "global" and access.op != "atomic" and access.pattern in ("strided", "coalesced") and \
+                access.sectors_per_request and access.ideal_sectors and \
+                access.sectors_per_request >= UNCOALESCED_RATIO * access.ideal_sectors:
+            ratio = access.sectors_per_request / access.ideal_sectors
+            found.append(Diagnostic(
+                "KS101", "warning", path, access.line, access.column,
+                f"uncoalesced global {access.op} `{access.expr}`: {access.sectors_per_request:.3g} sectors per "
+                f"warp request, ideal {access.ideal_sectors:.3g} ({ratio:.1f}x the memory traffic; "
+                f"stride {access.stride_bytes} bytes between lanes)", kernel_name))
+        elif access.space == "global" and access.pattern == "indirect":
+            found.append(Diagnostic(
+                "KS102", "info", path, access.line, access.column,
+                f"data-dependent global {access.op} `{access.expr}`: up to {access.sectors_per_request:.3g} "
+                f"sectors per request when the indices are scattered", kernel_name))
+        elif access.space == "shared" and access.bank_ways and access.bank_ways >= 2:
+            found.append(Diagnostic(
+                "KS103", "warning", path, access.line, access.column,
+                f"{access.bank_ways:.3g}-way shared-memory bank conflict on `{access.expr}` "
+                f"({access.wavefronts_per_request:.3g} wavefronts per request; pad the array or "
+                f"change the index so that lanes hit distinct banks)", kernel_name))
+    for branch in result.branches:
+        if branch.divergent and branch.kind != "return":
+            code = "KS111" if branch.in_loop else "KS112"
+            where = " inside a loop" if branch.in_loop else ""
+            share = f"; {branch.share_true:.0%} of threads take it" if branch.share_true is not None else ""
+            found.append(Diagnostic(
+                code, "info", path, branch.line, branch.column,
+                f"branch splits warps{where}: {branch.divergent_warps:.0%} of warps run both sides{share}",
+                kernel_name))
+    return found
+
+
+def _round(value):
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    value = float(value)
+    return int(value) if value == int(value) else round(value, 4)

@@ -1,0 +1,131 @@
+"""How many times a thread runs a loop, and so how often each statement inside it executes.
+
+Counted loops (`for (i = s; i < b; i += k)`) give `ceil((b - s) / k)` per thread, averaged over the
+block's threads (a grid-stride loop's count differs by one between threads). Geometric loops
+(`s >>= 1`, `s *= 2`) are simulated on their uniform values. Anything else has no numeric count;
+its weight is reported symbolically, e.g. "trip(while@12)".
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from kernelscope import symbolic as sx
+from kernelscope.analyses.threads import evaluate_per_thread
+
+MAX_SIMULATED_ITERATIONS = 4096
+
+
+def trip_count(loop, env: dict, slots: int, active: np.ndarray):
+    """Mean iterations per active thread, or None when unknown."""
+    if loop.var is None or loop.start is None or loop.bound is None or loop.step is None:
+        return None
+    try:
+        start = evaluate_per_thread(loop.start, env, slots)
+        bound = evaluate_per_thread(loop.bound, env, slots)
+        step = evaluate_per_thread(loop.step, env, slots)
+    except (sx.Unevaluable, TypeError, ValueError, OverflowError, ZeroDivisionError):
+        return None
+    if not np.any(active):
+        return 0.0
+    start, bound, step = start[active], bound[active], step[active]
+    op = getattr(loop, "step_op", "+")
+    if op == "+":
+        counts = _arithmetic_counts(start, bound, step, loop.compare)
+    else:
+        counts = _geometric_counts(start, bound, step, loop.compare, op)
+    if counts is None:
+        return None
+    return float(np.mean(counts))
+
+
+def _arithmetic_counts(start, bound, step, compare):
+    if np.any(step == 0):
+        return None
+    if compare in ("<", "!="):
+        span = bound - start
+    elif compare == "<=":
+        span = bound - start + 1
+    elif compare == ">":
+        span = start - bound
+        step = -step
+    elif compare == ">=":
+        span = start - bound + 1
+        step = -step
+    else:
+        return None
+    if np.any(step <= 0) and np.any(span > 0):
+        return None  # would not terminate as written, or counts down the wrong way
+    safe = np.where(step > 0, step, 1)
+    return np.maximum(0, -(-span // safe))
+
+
+def _geometric_counts(start, bound, step, compare, op):
+    if not (np.all(start == start[0]) and np.all(bound == bound[0]) and np.all(step == step[0])):
+        return None
+    value, limit, amount = int(start[0]), int(bound[0]), int(step[0])
+    tests = {"<": lambda v: v < limit, "<=": lambda v: v <= limit, ">": lambda v: v > limit,
+             ">=": lambda v: v >= limit, "!=": lambda v: v != limit}
+    test = tests.get(compare)
+    if test is None:
+        return None
+    count = 0
+    while test(value):
+        count += 1
+        if count > MAX_SIMULATED_ITERATIONS:
+            return None
+        if op == "*":
+            value *= amount
+        elif op == "<<":
+            value <<= amount
+        elif op == ">>":
+            value >>= amount
+        elif op == "/":
+            if amount == 0:
+                return None
+            value = int(value / amount)
+        else:
+            return None
+    return np.array([count])
+
+
+class ExecWeights:
+    """Caches loop trip counts for one kernel under one environment."""
+
+    def __init__(self, env: dict, slots: int, active: np.ndarray):
+        self.env = env
+        self.slots = slots
+        self.active = active
+        self._cache: dict[int, float | None] = {}
+
+    def loop(self, loop):
+        key = id(loop)
+        if key not in self._cache:
+            self._cache[key] = trip_count(loop, self.env, self.slots, self.active)
+        return self._cache[key]
+
+    def weight(self, context):
+        """(numeric weight or None, symbolic text) for statements in `context`."""
+        numeric = 1.0
+        symbolic = []
+        for loop in context.loops:
+            count = self.loop(loop)
+            if count is None:
+                numeric = None
+                symbolic.append(f"trip({loop.var or loop.kind}@{loop.line})")
+            elif numeric is not None:
+                numeric *= count
+                symbolic.append(_format(count))
+            else:
+                symbolic.append(_format(count))
+        if numeric is not None:
+            return numeric, _format(numeric)
+        return None, "*".join(symbolic)
+
+
+def _format(value: float) -> str:
+    if math.isfinite(value) and value == int(value):
+        return str(int(value))
+    return f"{value:.3g}"

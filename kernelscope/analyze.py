@@ -1,0 +1,271 @@
+"""The whole static analysis of one file: front end, then every analysis for every kernel.
+
+`analyze_source` / `analyze_path` are what the CLI, the linter, feature extraction and the RL
+reward call. Results hold the records and render to the JSON document of DESIGN.md.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass, field
+
+from kernelscope import symbolic as sx
+from kernelscope.analyses import intensity as intensity_analysis
+from kernelscope.analyses import memory as memory_analysis
+from kernelscope.analyses.threads import WARP, BlockShape, active_slots, thread_env
+from kernelscope.analyses.trips import ExecWeights
+from kernelscope.frontend import parse_file, read_source
+from kernelscope.model import Diagnostic, SourceError
+
+SCHEMA = "kernelscope.analysis/1"
+DEFAULT_BLOCK = (256, 1, 1)
+REGISTER_MODES = ("auto", "ptxas", "estimate")
+
+
+@dataclass
+class Options:
+    arch: str = "sm_90"
+    block: tuple | None = None          # assumed where no launch site gives one
+    bindings: dict = field(default_factory=dict)
+    defines: dict = field(default_factory=dict)
+    registers: str = "auto"
+    dynamic_smem: int | None = None
+    preprocess: str = "builtin"
+
+
+@dataclass
+class KernelResult:
+    kernel: object                      # model.Kernel
+    block: BlockShape
+    block_source: str                   # launch | option | launch_bounds | default
+    grid: tuple | None
+    memory: object
+    occupancy: object = None
+    intensity: object = None
+    sync: object = None
+    resources: object = None
+    diagnostics: list = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        k = self.kernel
+        return {
+            "name": k.name,
+            "line": k.line,
+            "column": k.column,
+            "block": self.block.as_list(),
+            "block_source": self.block_source,
+            "grid": list(self.grid) if self.grid else None,
+            "template_params": list(k.template_params),
+            "template_instantiations": [list(t) for t in k.template_instantiations],
+            "launch_bounds": list(k.launch_bounds),
+            "extern_c": k.extern_c,
+            "params": [{"name": p.name, "type": p.type_name, "pointer": p.is_pointer, "const": p.is_const,
+                        "restrict": p.is_restrict, "elem_bytes": p.elem_bytes} for p in k.params],
+            "accesses": [a.to_json() for a in self.memory.accesses],
+            "occupancy": self.occupancy.to_json() if self.occupancy is not None else None,
+            "intensity": self.intensity.to_json() if self.intensity is not None else None,
+            "sync": self.sync.to_json() if self.sync is not None else None,
+            "divergence": self.memory.divergence_json(),
+            "resources": self.resources.to_json() if self.resources is not None else None,
+            "loops": [{"line": loop.line, "kind": loop.kind, "var": loop.var, "depth": loop.depth,
+                       "unroll": loop.unrolled, "thread_dependent": loop.thread_dependent} for loop in k.loops],
+            "shared_arrays": [{"name": s.name, "elem_bytes": s.elem_bytes, "dims": list(s.dims),
+                               "dynamic": s.dynamic, "bytes": s.static_bytes} for s in k.shared_arrays],
+        }
+
+
+@dataclass
+class FileResult:
+    path: str
+    errors: list
+    kernels: list
+    diagnostics: list
+    model: object = None
+
+    def to_json(self) -> dict:
+        return {"path": self.path, "errors": [e.to_json() for e in self.errors],
+                "kernels": [k.to_json() for k in self.kernels]}
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.severity == "error" for d in self.diagnostics)
+
+
+def document(results: list[FileResult]) -> dict:
+    """The JSON document of `kernelscope analyze --format json`."""
+    return {
+        "schema": SCHEMA,
+        "files": [r.to_json() for r in results],
+        "diagnostics": [d.to_json() for r in results for d in r.diagnostics],
+    }
+
+
+def analyze_path(path, options: Options | None = None, **kwargs) -> FileResult:
+    source = read_source(path)
+    return analyze_source(source.text, str(path), options, **kwargs)
+
+
+def analyze_source(text: str, path: str = "<string>", options: Options | None = None, **kwargs) -> FileResult:
+    """Analyse CUDA source text. Keyword arguments override fields of `options`
+    (arch, block, bindings, defines, registers, dynamic_smem, preprocess)."""
+    options = _options(options, kwargs)
+    model = parse_file(text, path, options.defines, options.arch, options.preprocess)
+    usages = _resource_usage(model, text, path, options)
+    results = []
+    diagnostics = [Diagnostic("KS901", "warning", path, e.line, e.column, e.message) for e in model.errors]
+    for kernel in model.kernels:
+        result = analyze_kernel(kernel, options, usages.get(kernel.name), path)
+        results.append(result)
+        diagnostics.extend(result.diagnostics)
+        for note in getattr(kernel, "notes", []):
+            model.errors.append(SourceError(kernel.line, kernel.column, f"{kernel.name}: {note}"))
+            diagnostics.append(Diagnostic("KS902", "info", path, kernel.line, kernel.column, note, kernel.name))
+    diagnostics.sort(key=lambda d: (d.line, d.column, d.rule))
+    return FileResult(path, model.errors, results, diagnostics, model)
+
+
+def _options(options: Options | None, overrides: dict) -> Options:
+    options = Options(**vars(options)) if options is not None else Options()
+    for name, value in overrides.items():
+        if not hasattr(options, name):
+            raise TypeError(f"unknown analysis option {name!r}")
+        if value is not None:
+            setattr(options, name, value)
+    options.bindings = dict(options.bindings or {})
+    options.defines = dict(options.defines or {})
+    if options.registers not in REGISTER_MODES:
+        from kernelscope.errors import UsageError
+        raise UsageError(f"--registers must be one of {', '.join(REGISTER_MODES)}")
+    return options
+
+
+def analyze_kernel(kernel, options: Options, usage, path: str) -> KernelResult:
+    bindings = {**{k: v for k, v in kernel.template_bindings.items() if isinstance(v, int)}, **options.bindings}
+    block, block_source, grid, dynamic_smem = _launch_shape(kernel, options, bindings)
+    memory = memory_analysis.analyze(kernel, block, bindings, grid)
+    result = KernelResult(kernel, block, block_source, grid, memory)
+    env = thread_env(block, grid, bindings)
+    weights = ExecWeights(env, block.warps * WARP, active_slots(block))
+    threads = block.threads * grid[0] * grid[1] * grid[2] if grid else None
+    result.intensity = intensity_analysis.analyze(kernel, memory, weights, intensity_analysis.default_gpu(options.arch),
+                                                  threads)
+    result.resources = usage
+    result.occupancy = _occupancy(kernel, block, usage, dynamic_smem, options)
+    result.sync = _sync(kernel, block, bindings)
+    result.diagnostics = memory_analysis.diagnostics(memory, kernel.name, path)
+    result.diagnostics += _occupancy_diagnostics(result, path)
+    result.diagnostics += _sync_diagnostics(result, path)
+    result.diagnostics += _restrict_diagnostics(kernel, path)
+    return result
+
+
+def _launch_shape(kernel, options: Options, bindings: dict):
+    """Block shape, where it came from, grid (when known) and dynamic shared memory."""
+    block = grid = None
+    source = "default"
+    dynamic_smem = options.dynamic_smem
+    for site in kernel.launches:
+        resolved = _resolve_dims(getattr(site, "block_exprs", None), bindings) or site.block
+        if resolved:
+            block, source = resolved, "launch"
+            grid = _resolve_dims(getattr(site, "grid_exprs", None), bindings) or site.grid
+            if dynamic_smem is None and site.dynamic_smem:
+                dynamic_smem = site.dynamic_smem
+            break
+    if block is None and options.block:
+        block, source = tuple(options.block), "option"
+    if block is None and kernel.launch_bounds and isinstance(kernel.launch_bounds[0], int):
+        block, source = (kernel.launch_bounds[0], 1, 1), "launch_bounds"
+    if block is None:
+        block = DEFAULT_BLOCK
+    return BlockShape(*block), source, grid, dynamic_smem or 0
+
+
+def _resolve_dims(exprs, bindings):
+    if not exprs:
+        return None
+    values = [sx.try_constant(e, bindings) for e in exprs]
+    if any(v is None or v <= 0 for v in values):
+        return None
+    return tuple(values)
+
+
+def _resource_usage(model, text: str, path: str, options: Options) -> dict:
+    """Per-kernel ResourceUsage from ptxas (when asked and possible) or the estimator."""
+    if not model.kernels:
+        return {}
+    try:
+        from kernelscope import resources
+    except ImportError:
+        return {}
+    mode = options.registers
+    use_ptxas = mode == "ptxas" or (mode == "auto" and shutil.which(os.environ.get("NVCC", "nvcc")))
+    measured = {}
+    if use_ptxas:
+        try:
+            measured = resources.ptxas_usage(text, arch=options.arch, defines=options.defines,
+                                             filename=os.path.basename(path) or "kernel.cu")
+        except Exception as exc:
+            if mode == "ptxas":
+                raise
+            model.errors.append(SourceError(1, 1, f"ptxas unavailable, registers estimated: {str(exc).splitlines()[0][:200]}"))
+    usages = {}
+    for kernel in model.kernels:
+        usage = measured.get(kernel.name)
+        if usage is None and hasattr(resources, "estimate_usage"):
+            usage = resources.estimate_usage(kernel)
+        usages[kernel.name] = usage
+    return usages
+
+
+def _occupancy(kernel, block: BlockShape, usage, dynamic_smem: int, options: Options):
+    try:
+        from kernelscope.analyses import occupancy
+    except ImportError:
+        return None
+    if usage is None:
+        return None
+    static_smem = usage.static_shared_bytes if usage.source == "ptxas" else \
+        sum(s.static_bytes for s in kernel.shared_arrays)
+    max_threads = kernel.launch_bounds[0] if kernel.launch_bounds and isinstance(kernel.launch_bounds[0], int) else None
+    return occupancy.compute(options.arch, block.threads, usage.registers, static_smem, dynamic_smem,
+                             barriers=max(1, getattr(usage, "barriers", 1) or 1),
+                             registers_source=usage.source, max_threads_per_block=max_threads)
+
+
+def _occupancy_diagnostics(result: KernelResult, path: str) -> list:
+    if result.occupancy is None:
+        return []
+    from kernelscope.analyses import occupancy
+
+    return occupancy.diagnostics(result.occupancy, result.kernel.name, path, result.kernel.line,
+                                 usage=result.resources, column=result.kernel.column)
+
+
+def _sync(kernel, block: BlockShape, bindings: dict):
+    try:
+        from kernelscope.analyses import sync
+    except ImportError:
+        return None
+    return sync.analyze(kernel, block=(block.x, block.y, block.z), bindings=bindings)
+
+
+def _sync_diagnostics(result: KernelResult, path: str) -> list:
+    if result.sync is None:
+        return []
+    from kernelscope.analyses import sync
+
+    return sync.diagnostics(result.sync, result.kernel, path)
+
+
+def _restrict_diagnostics(kernel, path: str) -> list:
+    """KS402: several pointer parameters, some written, none `__restrict__`: the compiler must assume
+    they alias and cannot keep loaded values in registers or use the read-only path."""
+    pointers = [p for p in kernel.params if p.is_pointer]
+    written = {a.array for a in kernel.accesses if a.space == "global" and a.op != "load"}
+    if len(pointers) < 2 or not written or any(p.is_restrict for p in pointers):
+        return []
+    return [Diagnostic("KS402", "info", path, kernel.line, kernel.column,
+                       f"pointer parameters of {kernel.name} are not __restrict__; if they never alias, "
+                       "mark them so the compiler can cache loads", kernel.name)]
