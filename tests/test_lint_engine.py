@@ -9,21 +9,15 @@ import re
 from kernelscope import rules
 from kernelscope.lint.config import Overrides, SettingsResolver
 from kernelscope.lint.engine import run_lint
-from kernelscope.model import Diagnostic, SourceError
+from kernelscope.model import Diagnostic
 
 _MARKER = re.compile(r"FINDING\((KS\d+)\)")
 
 
 def marker_analyzer(text, path, settings):
-    diagnostics, errors = [], []
-    for number, line in enumerate(text.splitlines(), start=1):
-        for match in _MARKER.finditer(line):
-            code = match.group(1)
-            diagnostics.append(Diagnostic(code, rules.severity_of(code), path, number,
-                                          match.start() + 1, f"marker {code}", kernel="k"))
-        if "SYNTAX_ERROR" in line:
-            errors.append(SourceError(number, 1, "cannot parse this"))
-    return diagnostics, errors
+    return [Diagnostic(match.group(1), rules.severity_of(match.group(1)), path, number, match.start() + 1,
+                       f"marker {match.group(1)}", kernel="k")
+            for number, line in enumerate(text.splitlines(), start=1) for match in _MARKER.finditer(line)]
 
 
 def make_tree(root, files=40):
@@ -63,12 +57,6 @@ def test_selection_and_severity_overrides_apply_to_findings(tmp_path):
     report = run_lint([tmp_path / "a.cu"], SettingsResolver(overrides), analyzer=marker_analyzer, jobs=1)
     assert [(f.diagnostic.rule, f.diagnostic.severity, f.failing) for f in report.findings] == [
         ("KS101", "error", True), ("KS201", "error", True)]
-
-
-def test_source_errors_become_ks901_findings(tmp_path):
-    (tmp_path / "a.cu").write_text("ok;\nSYNTAX_ERROR\n")
-    report = run_lint([tmp_path / "a.cu"], SettingsResolver(), analyzer=marker_analyzer, jobs=1)
-    assert [(f.diagnostic.rule, f.diagnostic.line) for f in report.findings] == [("KS901", 2)]
 
 
 def test_unreadable_files_are_errors_and_do_not_stop_the_others(tmp_path):

@@ -53,6 +53,8 @@ def _render(fmt: str, report) -> str:
               help="Exit 1 when a finding is at or above this level [default: error].")
 @click.option("--arch", default=None, help="GPU architecture to assume, e.g. sm_90 [default: sm_90].")
 @click.option("--block", default=None, help="Block shape where no launch gives one: 256, 16x16, 8x8x4.")
+@click.option("--registers", type=click.Choice(("estimate", "ptxas", "auto")), default=None,
+              help="Registers per thread from an estimate, or from nvcc -Xptxas -v [default: estimate].")
 @click.option("-D", "--define", "defines", multiple=True, metavar="NAME[=VALUE]",
               help="Preprocessor definition, as the compiler is given it.")
 @click.option("--include", multiple=True, metavar="GLOB", help="Files to lint inside directories.")
@@ -67,7 +69,7 @@ def _render(fmt: str, report) -> str:
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Worker processes [default: one per CPU].")
 @exits_2_on_error
-def lint(paths, fmt, output, select, ignore, severities, fail_on, arch, block, defines, include,
+def lint(paths, fmt, output, select, ignore, severities, fail_on, arch, block, registers, defines, include,
          exclude, config_file, baseline, write_baseline, exit_zero, jobs):
     """Lint CUDA files and directories for hazards.
 
@@ -89,6 +91,7 @@ def lint(paths, fmt, output, select, ignore, severities, fail_on, arch, block, d
         arch=arch,
         block=parse_block(block),
         defines=tuple(config.parse_define(item, "-D") for item in defines) or None,
+        registers=registers,
         fail_on=fail_on,
     )
     resolver = config.SettingsResolver(overrides, config_file)

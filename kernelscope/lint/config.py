@@ -36,7 +36,9 @@ DEFAULT_EXCLUDE = (".*", "__pycache__", "node_modules")
 
 _LIST_KEYS = ("select", "ignore", "include", "exclude", "extend-exclude", "define")
 _TABLE_KEYS = ("severity", "per-file-ignores")
-_SCALAR_KEYS = ("arch", "block", "fail-on")
+_SCALAR_KEYS = ("arch", "block", "fail-on", "registers")
+# Lint estimates registers by default: findings must not depend on whether nvcc is installed.
+REGISTER_MODES = ("estimate", "ptxas", "auto")
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,7 @@ class Settings:
     arch: str = "sm_90"
     block: Optional[tuple] = None
     defines: tuple = ()                            # ((name, value), ...)
+    registers: str = "estimate"
     fail_on: str = "error"
 
     def is_enabled(self, code: str, path: str | os.PathLike | None = None) -> bool:
@@ -98,6 +101,7 @@ class Overrides:
     arch: Optional[str] = None
     block: Optional[tuple] = None
     defines: Optional[tuple] = None
+    registers: Optional[str] = None
     fail_on: Optional[str] = None
 
     def apply(self, settings: Settings) -> Settings:
@@ -257,6 +261,10 @@ def _build(values: dict, root: Path, source: Optional[Path]) -> Settings:
         changes["block"] = parse_block_value(values["block"], where)
     if "define" in values:
         changes["defines"] = tuple(parse_define(item, where) for item in values["define"])
+    if "registers" in values:
+        changes["registers"] = str(values["registers"])
+        if changes["registers"] not in REGISTER_MODES:
+            raise UsageError(f"{where}: registers must be one of {', '.join(REGISTER_MODES)}")
     if "fail-on" in values:
         changes["fail_on"] = check_level(str(values["fail-on"]), where)
     return dataclasses.replace(Settings(), **changes)

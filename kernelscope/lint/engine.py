@@ -18,18 +18,15 @@ from kernelscope.lint.config import SettingsResolver
 from kernelscope.lint.discover import discover
 from kernelscope.lint.findings import FileOutcome, Finding, LintReport, fingerprints
 from kernelscope.lint.suppressions import apply_suppressions, parse_suppressions
-from kernelscope.model import Diagnostic
-
-SYNTAX_CODE = "KS901"
 
 
-def analyze_file(text: str, path: str, settings) -> tuple:
-    """The project's analyses on one file: (diagnostics, source errors)."""
+def analyze_file(text: str, path: str, settings) -> list:
+    """The project's analyses on one file, as diagnostics (parse problems included, as KS901)."""
     from kernelscope.analyze import analyze_source
 
     result = analyze_source(text, path, arch=settings.arch, block=settings.block,
-                            defines=dict(settings.defines) or None)
-    return list(result.diagnostics), list(result.errors)
+                            defines=dict(settings.defines), registers=settings.registers)
+    return list(result.diagnostics)
 
 
 def run_lint(paths, resolver: SettingsResolver, *, analyzer=None, jobs: int | None = None,
@@ -62,20 +59,19 @@ def lint_file(path: str, settings, analyzer=analyze_file) -> FileOutcome:
 
     try:
         text = read_source(path).text
-        diagnostics, source_errors = analyzer(text, path, settings)
+        diagnostics = analyzer(text, path, settings)
     except InputError as exc:
         return FileOutcome(path, error=str(exc))
     except RecursionError:
         return FileOutcome(path, error=f"{path}: input nests too deeply to analyse")
     except Exception as exc:  # one file's analysis bug must not hide the other files' findings
         return FileOutcome(path, error=f"{path}: internal error: {type(exc).__name__}: {exc} (please report this)")
-    return check_text(text, path, settings, diagnostics, source_errors)
+    return check_text(text, path, settings, diagnostics)
 
 
-def check_text(text: str, path: str, settings, diagnostics, source_errors=()) -> FileOutcome:
-    """Everything after the analysis: syntax errors as KS901, suppressions, selection, severity."""
-    found = list(diagnostics) + _syntax_findings(diagnostics, source_errors, path)
-    found.sort(key=lambda d: (d.line, d.column, d.rule))
+def check_text(text: str, path: str, settings, diagnostics) -> FileOutcome:
+    """Everything after the analysis: suppressions, rule selection, severity, fingerprints."""
+    found = sorted(diagnostics, key=lambda d: (d.line, d.column, d.rule))
     kept, suppressed = apply_suppressions(found, parse_suppressions(text), path)
     configured = []
     for d in sorted(kept, key=lambda d: (d.line, d.column, d.rule)):
@@ -88,14 +84,6 @@ def check_text(text: str, path: str, settings, diagnostics, source_errors=()) ->
                      for d, fp in zip(configured, fingerprints(configured, text)))
     lines = text.count("\n") + (1 if text and not text.endswith("\n") else 0)
     return FileOutcome(path, findings, lines, suppressed)
-
-
-def _syntax_findings(diagnostics, source_errors, path: str) -> list:
-    """KS901 findings for source errors the analysis did not already report as diagnostics."""
-    reported = {(d.line, d.column) for d in diagnostics if d.rule == SYNTAX_CODE}
-    severity = rules.severity_of(SYNTAX_CODE)
-    return [Diagnostic(SYNTAX_CODE, severity, path, e.line, e.column, e.message)
-            for e in source_errors if (e.line, e.column) not in reported]
 
 
 def _is_known(code: str) -> bool:
