@@ -91,6 +91,13 @@ class Scope:
     early_returns: list = field(default_factory=list)
     flags: set = field(default_factory=set)
     notes: list = field(default_factory=list)
+    counter: int = 0
+
+    def add(self, records: list, record):
+        """Append a record stamped with `seq`, its position in walk order (inlined helpers included)."""
+        self.counter += 1
+        record.seq = self.counter
+        records.append(record)
 
 
 class Walker:
@@ -263,7 +270,7 @@ class Walker:
         line, column = self.where(node)
         alternative = node.child_by_field_name("alternative")
         if self.record:
-            self.scope.branches.append(Branch(condition.expr, line, column, self.context(), "if", alternative is not None))
+            self.scope.add(self.scope.branches, Branch(condition.expr, line, column, self.context(), "if", alternative is not None))
         consequence = node.child_by_field_name("consequence")
         before = dict(self.env)
         self.conditions.append(Condition(condition.expr, line))
@@ -340,7 +347,7 @@ class Walker:
 
     def _run_loop(self, loop: Loop, body, update_node) -> None:
         if self.record:
-            self.scope.loops.append(loop)
+            self.scope.add(self.scope.loops, loop)
         self.loops.append(loop)
         depth = len(self.conditions)
         self.statement(body) if body is not None else None
@@ -412,13 +419,13 @@ class Walker:
         if self.record and (self.conditions or self.loops):
             line, column = self.where(node)
             condition = _conjunction(self.conditions)
-            self.scope.early_returns.append(Branch(condition, line, column, self.context(), "return"))
+            self.scope.add(self.scope.early_returns, Branch(condition, line, column, self.context(), "return"))
 
     def stmt_switch_statement(self, node) -> None:
         condition = self.expression(node.child_by_field_name("condition"))
         line, column = self.where(node)
         if self.record:
-            self.scope.branches.append(Branch(condition.expr, line, column, self.context(), "switch", True))
+            self.scope.add(self.scope.branches, Branch(condition.expr, line, column, self.context(), "switch", True))
         self.conditions.append(Condition(condition.expr, line))
         body = node.child_by_field_name("body")
         if body is not None:
@@ -658,7 +665,7 @@ class Walker:
         condition = self.expression(node.child_by_field_name("condition"), depth)
         line, column = self.where(node)
         if self.record:
-            self.scope.branches.append(Branch(condition.expr, line, column, self.context(), "ternary", True))
+            self.scope.add(self.scope.branches, Branch(condition.expr, line, column, self.context(), "ternary", True))
         self.conditions.append(Condition(condition.expr, line))
         consequence = self.expression(node.child_by_field_name("consequence"), depth, whole_struct)
         self.conditions[-1] = Condition(condition.expr, line, negated=True)
@@ -735,7 +742,7 @@ class Walker:
         if name in BARRIERS:
             mask = self.expression(argument_nodes[0], depth).expr if argument_nodes and name == "__syncwarp" else None
             if self.record:
-                self.scope.barriers.append(Barrier(BARRIERS[name], line, column, self.context(), mask))
+                self.scope.add(self.scope.barriers, Barrier(BARRIERS[name], line, column, self.context(), mask))
             for argument in argument_nodes[(1 if name == "__syncwarp" else 0):]:
                 self.expression(argument, depth)
             varying = name != "__syncwarp" and name != "__syncthreads"
@@ -793,6 +800,9 @@ class Walker:
         helper = self.unit.device_functions.get(name)
         if helper is not None:
             return self._inline(helper, name, values, node)
+        if name == "dim3":
+            exprs = [v.expr for v in values] + [sx.Const(1)] * (3 - len(values))
+            return Value(sx.Opaque("dim3"), "dim3", dims=tuple(exprs[:3]))
         if name in ("make_float2", "make_float4", "make_int2", "make_int4", "make_float3", "make_double2"):
             return Value(sx.Opaque(name, tuple(v.expr for v in values)), name[5:])
         return Value(sx.Opaque(name or "call", tuple(v.expr for v in values),
@@ -808,7 +818,7 @@ class Walker:
             receiver = self._node_text(function.child_by_field_name("argument"))
             kind = "grid_sync" if "grid" in receiver else "cg_sync"
             if self.record:
-                self.scope.barriers.append(Barrier(kind, line, column, self.context()))
+                self.scope.add(self.scope.barriers, Barrier(kind, line, column, self.context()))
             return Value(sx.Const(0))
         if method == "thread_rank":
             return Value(sx.Sym("threadIdx.x"), "unsigned int")
@@ -933,7 +943,7 @@ class Walker:
                         self.text(node), self.context(), stride, self.inline_stack[-1] if self.inline_stack else None)
         if cached:
             access.cached = cached
-        self.scope.accesses.append(access)
+        self.scope.add(self.scope.accesses, access)
 
     def _arith(self, node, operator: str, ctype: str | None) -> None:
         precision = precision_of(ctype)
@@ -946,12 +956,12 @@ class Walker:
     def _flop(self, node, op: str, precision: str, flops: int) -> None:
         if self.record:
             line, _ = self.where(node)
-            self.scope.arith.append(Arith(op, precision, flops, line, self.context()))
+            self.scope.add(self.scope.arith, Arith(op, precision, flops, line, self.context()))
 
     def _call_record(self, name: str, node, args: tuple) -> None:
         if self.record and name:
             line, column = self.where(node)
-            self.scope.calls.append(Call(name, line, column, args, self.context()))
+            self.scope.add(self.scope.calls, Call(name, line, column, args, self.context()))
 
     def _note_once(self, message: str) -> None:
         if message not in self.scope.notes:

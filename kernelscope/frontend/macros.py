@@ -287,8 +287,10 @@ class Preprocessor:
             if macro is None and top_level and token.kind == "ident" and _CAPS.match(token.text):
                 after = self._unknown_statement_macro(tokens, i)
                 if after:
+                    # We cannot know what it expands to (often declarations the grammar cannot
+                    # read as a call), so it becomes an empty statement in the same place.
                     for piece in tokens[i:after]:
-                        emit(piece.text, piece.start, True)
+                        emit(_blank(piece.text), piece.start, True)
                     emit(";", tokens[after - 1].start, False)
                     i = after
                     continue
@@ -415,28 +417,46 @@ class Preprocessor:
         return nxt is None or tokens[nxt].text not in (";", ",", ")", "?", ":", ".", "->", "=", "+", "-", "*", "/", "&&", "||", "[", "<<<")
 
     def _fix_qualifier_macros(self, tokens: list[Token]) -> list[Token]:
-        """Blank unknown ALL_CAPS identifiers that stand where a qualifier would (HOST_DEVICE)."""
-        significant = [k for k, t in enumerate(tokens) if t.kind not in ("space", "newline", "comment")]
+        """Blank unknown ALL_CAPS identifiers that stand where a qualifier would: `HOST_DEVICE float f()`,
+        `void LAUNCH_BOUNDS k(...)`, `float* RESTRICT p`. Repeats so that chains of them go too."""
         blank: set[int] = set()
-        for pos, k in enumerate(significant):
-            token = tokens[k]
-            if token.kind != "ident" or not _CAPS.match(token.text) or len(token.text) < 3:
-                continue
-            if token.text in self.macros:
-                continue
-            nxt = [tokens[j] for j in significant[pos + 1: pos + 4]]
-            prev = tokens[significant[pos - 1]].text if pos > 0 else ";"
-            if not nxt:
-                continue
-            if nxt[0].text in QUALIFIER_KEYWORDS and nxt[0].text not in ("const",):
-                blank.add(k)
-            elif (prev in (";", "{", "}", "__global__", "__device__", "__host__", "inline", "static", ">")
-                  or tokens[significant[pos - 1]].kind == "ident" and prev in QUALIFIER_KEYWORDS) and \
-                    len(nxt) >= 3 and nxt[0].kind == "ident" and nxt[1].kind == "ident" and nxt[2].text == "(":
-                blank.add(k)
+        changed = True
+        while changed:
+            changed = False
+            significant = [k for k, t in enumerate(tokens)
+                           if t.kind not in ("space", "newline", "comment") and k not in blank]
+            for pos, k in enumerate(significant):
+                token = tokens[k]
+                if token.kind != "ident" or not _CAPS.match(token.text) or len(token.text) < 3 or \
+                        token.text in self.macros:
+                    continue
+                nxt = [tokens[j] for j in significant[pos + 1: pos + 4]]
+                prev = tokens[significant[pos - 1]] if pos > 0 else Token("punct", ";", 0)
+                if self._is_qualifier_position(prev, nxt):
+                    blank.add(k)
+                    changed = True
         if not blank:
             return tokens
         return [Token("space", " " * len(t.text), t.start) if k in blank else t for k, t in enumerate(tokens)]
+
+    def _is_qualifier_position(self, prev: Token, nxt: list[Token]) -> bool:
+        if not nxt:
+            return False
+        declaration_start = prev.text in (";", "{", "}", ">", "*", "&", ",", "(") or prev.text in QUALIFIER_KEYWORDS
+        if nxt[0].text in QUALIFIER_KEYWORDS and nxt[0].text != "const" and prev.text not in ("(", ","):
+            return True
+        if prev.text in QUALIFIER_KEYWORDS - {"const", "template"} and len(nxt) >= 2 and \
+                nxt[0].kind == "ident" and nxt[1].text == "(":
+            return True  # void LAUNCH_BOUNDS kernel(
+        if prev.text in ("*", "&") and nxt[0].kind == "ident" and len(nxt) >= 2 and nxt[1].text in (",", ")", "=", ";", "["):
+            return True  # float* RESTRICT p
+        if declaration_start and prev.text not in ("(", ",", "*", "&") and len(nxt) >= 3 and \
+                nxt[0].kind == "ident" and nxt[1].kind == "ident" and nxt[2].text == "(":
+            return True  # FORCE_INLINE Vec3 add(
+        if declaration_start and prev.text in (";", "{", "}") and nxt[0].kind == "ident" and \
+                _CAPS.match(nxt[0].text) and nxt[0].text not in self.macros:
+            return True  # HOST_DEVICE FORCE_INLINE ...
+        return False
 
     def _note_once(self, offset: int, message: str) -> None:
         if not any(e.message == message for e in self.errors):

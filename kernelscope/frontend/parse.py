@@ -75,6 +75,11 @@ def parse_file(text: str, path: str = "<string>", defines: dict | None = None, a
     # Non-ASCII characters (comments, strings) would make tree-sitter's byte offsets differ from
     # string offsets; none of them matters to the analysis.
     parsed_text, launch_bounds = apply_shims(pre.text.encode("ascii", "replace").decode("ascii"))
+    unclosed = _unclosed_braces(parsed_text)
+    if unclosed:
+        # A file cut off inside a function: close it so the parser keeps what came before.
+        pre.errors.append(SourceError(text.count("\n"), 1, f"unterminated block: {unclosed} '{{' never closed"))
+        parsed_text += "}" * unclosed + "\n"
     tree = _parser().parse(parsed_text.encode("ascii"))
     unit = FileUnit(pre, parsed_text)
     model = FileModel(path=path, text=text)
@@ -95,6 +100,19 @@ def parse_file(text: str, path: str = "<string>", defines: dict | None = None, a
     model.kernels.sort(key=lambda k: (k.line, k.column))
     model.device_functions = {name: entry for name, entry in unit.device_functions.items()}
     return model
+
+
+def _unclosed_braces(text: str) -> int:
+    from kernelscope.frontend.macros import tokenize
+
+    depth = 0
+    for token in tokenize(text):
+        if token.kind == "punct":
+            if token.text == "{":
+                depth += 1
+            elif token.text == "}":
+                depth = max(0, depth - 1)
+    return min(depth, 64)
 
 
 def _captures(root) -> dict:
@@ -434,5 +452,9 @@ def _int_or_none(text: str):
 
 
 def _int_or_text(text: str):
+    """An integer for constant expressions (`2 * 32 * 4`), else the text as written."""
     value = _int_or_none(text)
+    if value is None and re.fullmatch(r"[\d\s()+\-*/%<>]+", text or ""):
+        from kernelscope.frontend.macros import _eval_pp_expression
+        value = _eval_pp_expression(text)
     return value if value is not None else text

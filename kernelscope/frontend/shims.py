@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 _LAUNCH_BOUNDS = re.compile(r"__launch_bounds__\s*\(")
 _ATTRIBUTES = re.compile(r"__align__\s*\(\s*\d+\s*\)|\b__grid_constant__\b|\b__nv_pure__\b|"
+                         r"__cluster_dims__\s*\([^()]*\)|\b_Pragma\s*\(\s*\"[^\"\n]*\"\s*\)|"
                          r"__attribute__\s*\(\(\s*aligned\s*\(\s*\d+\s*\)\s*\)\)")
 _LAMBDA_QUALIFIER = re.compile(r"(\]\s*)(__device__|__host__\s+__device__|__device__\s+__host__)")
 
