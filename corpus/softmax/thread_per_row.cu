@@ -1,0 +1,18 @@
+// One thread per row making three serial passes (max, sum of exponentials, normalise); the lanes
+// of a warp read 32 different rows.
+extern "C" __global__ void softmax(const float *x, float *out, int rows, int cols)
+{
+    int r = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r >= rows)
+        return;
+    const float *row = x + (long)r * cols;
+    float *dst = out + (long)r * cols;
+    float peak = -INFINITY;
+    for (int c = 0; c < cols; c++)
+        peak = fmaxf(peak, row[c]);
+    float sum = 0.0f;
+    for (int c = 0; c < cols; c++)
+        sum += expf(row[c] - peak);
+    for (int c = 0; c < cols; c++)
+        dst[c] = expf(row[c] - peak) / sum;
+}

@@ -1,0 +1,32 @@
+// One warp per row. A single read pass keeps a running maximum and a sum rescaled whenever the
+// maximum grows (online softmax); lanes merge their (max, sum) pairs through shuffles, and a
+// second pass writes the normalised values.
+extern "C" __global__ void softmax(const float *x, float *out, int rows, int cols)
+{
+    int lane = threadIdx.x % 32;
+    int r = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+    if (r >= rows)
+        return;
+    const float *row = x + (long)r * cols;
+    float *dst = out + (long)r * cols;
+    float peak = -INFINITY, sum = 0.0f;
+    for (int c = lane; c < cols; c += 32) {
+        float v = row[c];
+        if (v > peak) {
+            sum = sum * expf(peak - v) + 1.0f;
+            peak = v;
+        } else {
+            sum += expf(v - peak);
+        }
+    }
+    for (int offset = 16; offset > 0; offset /= 2) {
+        float other_peak = __shfl_xor_sync(0xffffffffu, peak, offset);
+        float other_sum = __shfl_xor_sync(0xffffffffu, sum, offset);
+        float merged = fmaxf(peak, other_peak);
+        sum = (sum == 0.0f ? 0.0f : sum * expf(peak - merged)) + (other_sum == 0.0f ? 0.0f : other_sum * expf(other_peak - merged));
+        peak = merged;
+    }
+    float inv = 1.0f / sum;
+    for (int c = lane; c < cols; c += 32)
+        dst[c] = expf(row[c] - peak) * inv;
+}
