@@ -58,15 +58,18 @@ def lint_file(path: str, settings, analyzer=analyze_file) -> FileOutcome:
     from kernelscope.frontend.source import read_source
 
     try:
-        text = read_source(path).text
-        diagnostics = analyzer(text, path, settings)
+        return lint_text(read_source(path).text, path, settings, analyzer)
     except InputError as exc:
         return FileOutcome(path, error=str(exc))
     except RecursionError:
         return FileOutcome(path, error=f"{path}: input nests too deeply to analyse")
     except Exception as exc:  # one file's analysis bug must not hide the other files' findings
         return FileOutcome(path, error=f"{path}: internal error: {type(exc).__name__}: {exc} (please report this)")
-    return check_text(text, path, settings, diagnostics)
+
+
+def lint_text(text: str, path: str, settings, analyzer=analyze_file) -> FileOutcome:
+    """Lint source text held in memory (for callers such as reward functions); errors propagate."""
+    return check_text(text, path, settings, analyzer(text, path, settings))
 
 
 def check_text(text: str, path: str, settings, diagnostics) -> FileOutcome:
