@@ -147,8 +147,17 @@ def _cxa_demangle(symbol: str) -> str:
         ctypes.CDLL(ctypes.util.find_library("c")).free(ctypes.c_void_p(pointer))
 
 
+_INT_CAST = re.compile(r"\(int\)(-?\d+)")
+
+
+def normalise_instantiation(name: str) -> str:
+    """cu++filt writes an int template argument as "(int)256", c++filt as "256"; use the latter."""
+    return _INT_CAST.sub(r"\1", name)
+
+
 def split_demangled(name: str) -> tuple[str, str]:
     """("ns::reduce<256>", "reduce") from "void ns::reduce<256>(float const*, float*)"."""
+    name = normalise_instantiation(name)
     depth = 0
     end = len(name)
     for index, char in enumerate(name):

@@ -17,6 +17,7 @@ import pytest
 
 from kernelscope.analyses.occupancy import active_blocks
 from kernelscope.paths import profile_file
+from kernelscope.resources import normalise_instantiation
 
 ROOT = Path(__file__).resolve().parents[1]
 MEASURED = profile_file("measured")
@@ -28,17 +29,19 @@ def _read(name: str) -> list[dict]:
 
 
 def _key(row: dict) -> tuple:
-    return row["file"], row["options"], row["instantiation"]
+    return row["file"], row["options"], normalise_instantiation(row["instantiation"])
 
 
 def _predicted(query: dict, kernel: dict) -> int:
+    """What the occupancy API answers. It checks the block against the device's 1024 threads only, not
+    against the kernel's __launch_bounds__ (a launch beyond those fails later), so no
+    max_threads_per_block is passed here."""
     carveout = int(query["carveout"])
     return active_blocks(
         "sm_90", int(query["block_size"]), registers=int(kernel["num_regs"]),
         static_shared_bytes=int(kernel["shared_size_bytes"]),
         dynamic_shared_bytes=int(query["dynamic_shared_bytes"]), barriers=int(kernel["ptxas_barriers"]),
         carveout=None if carveout < 0 else carveout,
-        max_threads_per_block=int(kernel["max_threads_per_block"]),
         shared_memory_opt_in=int(query["max_dynamic_shared_bytes"]) > 0)
 
 
@@ -83,11 +86,16 @@ def test_calculation_equals_the_driver_for_every_measured_launch(measured):
     assert not wrong, f"{len(wrong)} of {len(queries)} differ, e.g.\n" + "\n".join(wrong[:20])
 
 
+# NVRTC addresses shared memory with 64-bit pointers where nvcc uses 32-bit ones; in a kernel that
+# indexes an extern __shared__ array that costs registers (NVRTC 13.0 PTX through ptxas: 16, nvcc: 10).
+NVRTC_WIDER_SHARED_POINTERS = {"dynamic_and_static"}
+
+
 def test_nvrtc_register_counts_equal_nvcc_ptxas_on_the_gpu_machine(measured):
     _, kernels = measured
-    differing = [(_key(k), k["num_regs"], k["ptxas_registers"]) for k in kernels
-                 if k["num_regs"] != k["ptxas_registers"]]
-    assert not differing
+    differing = {k["kernel"] for k in kernels if k["num_regs"] != k["ptxas_registers"]}
+    assert differing == NVRTC_WIDER_SHARED_POINTERS
+    assert sum(k["num_regs"] == k["ptxas_registers"] for k in kernels) == len(kernels) - 1
     assert all(k["shared_size_bytes"] == k["ptxas_static_shared_bytes"] for k in kernels)
 
 
@@ -103,8 +111,8 @@ def test_local_ptxas_reproduces_the_register_counts_measured_on_the_h200(measure
         options = tuple(kernel["options"].split())
         usage = ptxas_usage(source, "sm_90", extra_options=options)[kernel["kernel"]]
         members = dict(usage.instantiations) or {usage.instantiation: usage}
-        found[_key(kernel)] = members[kernel["instantiation"]].registers
-    assert found == {_key(k): int(k["num_regs"]) for k in kernels}
+        found[_key(kernel)] = members[normalise_instantiation(kernel["instantiation"])].registers
+    assert found == {_key(k): int(k["ptxas_registers"]) for k in kernels}
 
 
 @pytest.mark.gpu
@@ -122,4 +130,5 @@ def test_calculation_equals_the_driver_on_this_gpu():
     queries, kernels, _ = oracle.measure()
     queries, kernels = _stringify(queries), _stringify(kernels)
     assert not _mismatches(queries, kernels)
-    assert all(k["num_regs"] == k["ptxas_registers"] for k in kernels)
+    differing = {k["kernel"] for k in kernels if k["num_regs"] != k["ptxas_registers"]}
+    assert differing <= NVRTC_WIDER_SHARED_POINTERS

@@ -104,9 +104,17 @@ def measure():
             for carveout in CARVEOUTS:
                 function.preferred_shared_memory_carveout = carveout
                 _sweep(occupancy_rows, base, function, CARVEOUT_DYNAMIC, 0, carveout)
-    device = {key: (value.decode() if isinstance(value, bytes) else value)
+    device = {key: (_text(value) if isinstance(value, bytes) else value)
               for key, value in properties.items() if isinstance(value, (int, float, bytes))}
     return occupancy_rows, register_rows, device
+
+
+def _text(raw: bytes) -> str:
+    """Names are NUL-padded text; the UUID is raw bytes, shown in hex."""
+    try:
+        return raw.rstrip(b"\0").decode()
+    except UnicodeDecodeError:
+        return raw.hex()
 
 
 def _write_csv(path: Path, fields, rows):
