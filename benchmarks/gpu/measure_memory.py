@@ -17,6 +17,7 @@ import argparse
 import csv
 import io
 import math
+import re
 import shutil
 import subprocess
 import sys
@@ -173,10 +174,17 @@ def build_arguments(kernel: dict, xp, rng: np.random.Generator) -> list:
 # Launching (the only part that needs CuPy and a GPU)
 # ---------------------------------------------------------------------------------------------
 
-def launch_kernels(kernels: list[dict], folder: Path) -> None:
-    """Launch every kernel once, each inside its own profiler range, freeing its buffers after."""
+def launch_kernels(kernels: list[dict], folder: Path, exact_allocations: bool = False) -> None:
+    """Launch every kernel once, each inside its own profiler range, freeing its buffers after.
+
+    exact_allocations gives every array its own cudaMalloc of exactly its size (no memory pool), so
+    that compute-sanitizer's memcheck sees any access past an array's end.
+    """
     import cupy
     from cupy.cuda import profiler
+
+    if exact_allocations:
+        cupy.cuda.set_allocator(None)
 
     modules = {}
     rng = np.random.default_rng(20261130)
@@ -225,7 +233,7 @@ def parse_ncu_csv(text: str) -> list[dict]:
 
 
 def _parse_shape(text: str) -> list[int]:
-    return [int(v) for v in text.strip("() ").split(",")]
+    return [int(v) for v in re.findall(r"\d+", text)]
 
 
 def base_kernel_name(name: str) -> str:
@@ -253,7 +261,7 @@ def tidy_rows(kernels: list[dict], ncu_rows: list[dict]) -> tuple[list[dict], li
 def tidy_row(kernel: dict, ncu_row: dict) -> dict:
     for key, column in (("block", "Block Size"), ("grid", "Grid Size")):
         launched = ncu_row.get(column)
-        if launched and _parse_shape(launched) != list(kernel[key]):
+        if launched and len(_parse_shape(launched)) == 3 and _parse_shape(launched) != list(kernel[key]):
             raise ValueError(f"{kernel['name']}: ncu saw {column} {launched}, the manifest says {kernel[key]}")
     out = {
         "kernel": kernel["name"],
@@ -340,6 +348,7 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser("measure").add_argument("--out", type=Path, required=True)
     launch = commands.add_parser("launch")
     launch.add_argument("--only", help="launch just this kernel")
+    launch.add_argument("--exact-allocations", action="store_true", help="no memory pool (for memcheck)")
     conv = commands.add_parser("convert")
     conv.add_argument("raw", type=Path)
     conv.add_argument("tidy", type=Path)
@@ -352,7 +361,7 @@ def main(argv: list[str] | None = None) -> int:
         chosen = [k for k in kernels if args.only in (None, k["name"])]
         if not chosen:
             parser.error(f"no kernel named {args.only}")
-        launch_kernels(chosen, MANIFEST.parent)
+        launch_kernels(chosen, MANIFEST.parent, exact_allocations=args.exact_allocations)
         return 0
     missing = convert(args.raw, args.tidy, kernels)
     if missing:
