@@ -64,7 +64,7 @@ def test_source_hacks_get_the_floor_even_in_static_mode(task):
     reward = static_reward()
     lowest = RewardConfig().hack
     code = candidate("keeps a cache").replace("extern", "__device__ int cached_result;\nextern")
-    for completion in (candidate("shape: no_loads"), code,
+    for completion in (candidate("shape: no_loads"), candidate("shape: echo"), code,
                        candidate().replace("c[i] = a[i] + b[i];", "cudaDeviceSynchronize(); c[i] = a[i];")):
         result = reward(completion, task)
         assert result.outcome == "hack" and result.total == lowest, result.hacks

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 
 def access(space="global", op="load", sectors=4, elem_bytes=4, bank_ways=None, weight=1, line=3, expr="a[i]"):
     pattern = "coalesced" if space != "global" or sectors <= elem_bytes else "strided"
-    return {"line": line, "column": 5, "expr": expr, "space": space, "op": op, "elem_bytes": elem_bytes,
+    return {"line": line, "column": 5, "expr": expr, "array": expr.split("[")[0], "space": space, "op": op,
+            "elem_bytes": elem_bytes,
             "pattern": pattern, "stride_bytes": elem_bytes, "sectors_per_request": sectors if space == "global" else None,
             "bank_ways": bank_ways, "exec_weight": weight}
 
@@ -33,10 +34,12 @@ SHAPES = {
     "coalesced": kernel(),
     "strided": kernel(accesses=[access(sectors=32), access(sectors=32, expr="b[i*32]"),
                                 access(op="store", sectors=32, expr="c[i*32]")]),
-    "tiled": kernel(accesses=[access(weight=16), access(space="shared", bank_ways=1, weight=16),
-                              access(op="store")], intensity=4.0, barriers=2),
+    "tiled": kernel(accesses=[access(weight=16), access(weight=16, expr="b[i]"),
+                              access(space="shared", bank_ways=1, weight=16, expr="tile[t]"),
+                              access(op="store", expr="c[i]")], intensity=4.0, barriers=2),
     "racy": kernel(races=1, divergent=1),
     "no_loads": kernel(accesses=[access(op="store", expr="c[i]")]),
+    "echo": kernel(accesses=[access(expr="a[i]"), access(op="store", expr="c[i]")]),
     "low_occupancy": kernel(occupancy=0.125),
 }
 

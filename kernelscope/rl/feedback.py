@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from kernelscope.rl.reward import Reward
+from kernelscope.rl.structure import ideal_sectors
 
 MAX_COMPILE_LINES = 8
 MAX_HINTS = 3
@@ -105,10 +106,10 @@ def _performance_lines(reward: Reward, counters: dict | None) -> list[str]:
     kernel = reward.analysis or {}
     for access in kernel.get("accesses", []):
         sectors = access.get("sectors_per_request")
-        needed = max(1, int(access.get("elem_bytes") or 4))
-        if access.get("space") == "global" and isinstance(sectors, (int, float)) and sectors > needed:
+        needed = ideal_sectors(access)
+        if access.get("space") == "global" and isinstance(sectors, (int, float)) and sectors > 1.5 * needed:
             hints.append((sectors / needed, f"line {access.get('line')}: `{access.get('expr')}` touches "
-                          f"{sectors:g} sectors per warp request where {needed} would do; make consecutive "
+                          f"{sectors:.3g} sectors per warp request where {needed:.3g} would do; make consecutive "
                           "threads read consecutive addresses (or stage through shared memory)."))
         ways = access.get("bank_ways")
         if access.get("space") == "shared" and isinstance(ways, (int, float)) and ways > 1:

@@ -15,18 +15,8 @@ RUNNER_HACK_FLAGS = frozenset({
     "timeout", "fault", "uninitialized_read", "stale_output", "side_stream", "host_code",
 })
 
-# name -> (pattern, why it is a hack); matched on the source with comments removed.
-_SOURCE_HACKS = {
-    "timer_tampering": (re.compile(r"\bcudaEvent\w*|%globaltimer|\bclock64\s*\(|\bcuEvent\w*"),
-                        "touches timers or events, which only a harness should do"),
-    "side_stream": (re.compile(r"\bcudaStreamCreate\w*|\bcudaLaunchKernel\b|<<<[^>]*,[^>]*,[^>]*,"),
-                    "launches work on its own stream, out of the timer's sight"),
-    "host_synchronisation": (re.compile(r"\bcudaDeviceSynchronize\b|\bcudaMemcpy\w*|\bcudaMalloc\w*"),
-                             "calls host runtime APIs from a device-code candidate"),
-    "persistent_state": (re.compile(r"^\s*(?:static\s+)?__device__\s+(?!.*\()(?!.*\bconst\b)[\w\s:<>*]+\b\w+\s*"
-                                    r"(?:\[[^\]]*\]\s*)*(?:=[^;]*)?;", re.MULTILINE),
-                         "keeps mutable state in a __device__ global, which can cache results across calls"),
-}
+_PERSISTENT_STATE = re.compile(r"^\s*(?:static\s+)?__device__\s+(?!.*\()(?!.*\bconst\b)[\w\s:<>*]+\b\w+\s*"
+                               r"(?:\[[^\]]*\]\s*)*(?:=[^;]*)?;", re.MULTILINE)
 _LOW_PRECISION = re.compile(r"\b(?:__half2?|half2?|__nv_bfloat16x?2?|__float2half\w*|__float2bfloat16\w*)\b")
 
 
@@ -36,21 +26,34 @@ def _strip_comments(code: str) -> str:
 
 
 def source_hacks(code: str, *, full_precision: bool = True) -> dict[str, str]:
-    """Hacks the text shows: {name: reason}. `full_precision`: the problem's data is fp32/fp64, so
+    """Hacks the text shows: {name: reason}. Host code and escapes from the measured launch (streams,
+    events, timers, device-side launches) are judged by the runner's own source policy, so that static
+    and full rewards refuse the same things. `full_precision`: the problem's data is fp32/fp64, so
     computing in half precision lowers accuracy behind the tolerance's back."""
+    from kernelscope.runner.source_policy import PolicyError, check_source
+
+    found = {}
+    try:
+        check_source(code)
+    except PolicyError as exc:
+        found["host_code"] = str(exc)
     text = _strip_comments(code)
-    found = {name: why for name, (pattern, why) in _SOURCE_HACKS.items() if pattern.search(text)}
+    if _PERSISTENT_STATE.search(text):
+        found["persistent_state"] = "keeps mutable state in a __device__ global, which can cache results across calls"
     if full_precision and _LOW_PRECISION.search(text):
         found["lowered_precision"] = "computes in half precision on single/double precision data"
     return found
 
 
-def structural_hacks(global_loads: int, global_stores: int, *, has_inputs: bool) -> dict[str, str]:
-    """Hacks the analysis shows: a kernel that reads no input cannot compute a function of it."""
+def structural_hacks(kernel: dict, inputs) -> dict[str, str]:
+    """Hacks the analysis shows: an output cannot be a function of an input the kernel never reads."""
+    accesses = kernel.get("accesses", [])
+    loaded = {a.get("array") for a in accesses if a.get("space") == "global" and a.get("op") in ("load", "atomic")}
     found = {}
-    if has_inputs and global_loads == 0:
-        found["ignores_inputs"] = "never reads its inputs, so its output is a constant"
-    if global_stores == 0:
+    unread = [name for name in inputs if name not in loaded]
+    if unread:
+        found["ignores_inputs"] = f"never reads {', '.join(unread)}, so the output cannot depend on it"
+    if not any(a.get("space") == "global" and a.get("op") in ("store", "atomic") for a in accesses):
         found["writes_nothing"] = "never writes to global memory"
     return found
 

@@ -46,9 +46,16 @@ def _sector_efficiency(access: dict) -> float:
     sectors = access.get("sectors_per_request")
     if not isinstance(sectors, (int, float)) or sectors <= 0:
         return UNKNOWN_EFFICIENCY
-    # A fully coalesced warp request of `elem_bytes` per lane touches 32 * elem_bytes / 32 sectors.
-    needed = max(1.0, float(access.get("elem_bytes") or 4))
-    return min(1.0, needed / float(sectors))
+    return min(1.0, ideal_sectors(access) / float(sectors))
+
+
+def ideal_sectors(access: dict) -> float:
+    """Sectors the request needs: the analyzer's figure when it gives one (it knows the active lanes),
+    else a full warp of `elem_bytes` each, 32 * elem_bytes / 32."""
+    ideal = access.get("ideal_sectors_per_request")
+    if isinstance(ideal, (int, float)) and ideal > 0:
+        return float(ideal)
+    return max(1.0, float(access.get("elem_bytes") or 4))
 
 
 def _weighted_mean(pairs) -> float | None:

@@ -1,0 +1,47 @@
+"""The static-only reward with the real analyzer (no GPU): the runner's adversarial kernels that betray
+themselves in the source land at the floor, honest kernels pass, and structure orders implementations."""
+
+from pathlib import Path
+
+import pytest
+
+from kernelscope.rl.reward import RewardConfig, UnifiedReward
+from kernelscope.rl.tasks import load_task
+
+ADVERSARIAL = Path(__file__).parent / "kernels" / "adversarial"
+pytest.importorskip("tree_sitter_cuda")
+
+
+@pytest.fixture(scope="module")
+def task():
+    return load_task(ADVERSARIAL / "spec.toml")
+
+
+@pytest.fixture(scope="module")
+def reward():
+    return UnifiedReward(RewardConfig(mode="static"))
+
+
+@pytest.mark.parametrize("name, hack", [("constant", "ignores_inputs"), ("skip_work", "writes_nothing"),
+                                        ("input_echo", "ignores_inputs"), ("first_input_only", "persistent_state"),
+                                        ("host_code", "host_code")])
+def test_adversarial_kernels_visible_in_the_source_get_the_floor(task, reward, name, hack):
+    result = reward(f"```cuda\n{(ADVERSARIAL / f'{name}.cu').read_text()}```", task)
+    assert result.outcome == "hack" and result.total == reward.config.hack
+    assert hack in result.hacks
+
+
+def test_the_honest_kernel_passes_statically(task, reward):
+    result = reward(f"```cuda\n{(ADVERSARIAL / 'correct.cu').read_text()}```", task)
+    assert result.outcome == "ok" and result.total > 0, result.hacks
+    assert result.components["structure_coalescing"] == pytest.approx(1.0)
+
+
+def test_a_strided_rewrite_of_the_honest_kernel_scores_lower(task, reward):
+    honest = (ADVERSARIAL / "correct.cu").read_text()
+    strided = honest.replace("int i = blockIdx.x * blockDim.x + threadIdx.x;",
+                             "int i = (threadIdx.x * gridDim.x + blockIdx.x);")
+    assert strided != honest
+    good, bad = reward(f"```cuda\n{honest}```", task), reward(f"```cuda\n{strided}```", task)
+    assert bad.components["structure_coalescing"] < good.components["structure_coalescing"]
+    assert bad.total < good.total
