@@ -1,0 +1,18 @@
+// threadIdx.x runs along a row, so each tap's loads of a warp are one contiguous run.
+extern "C" __global__ void depthwise_conv2d(const float *x, const float *weight, float *out, int c, int h, int w)
+{
+    int xx = blockIdx.x * blockDim.x + threadIdx.x;
+    int y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (y >= h || xx >= w)
+        return;
+    int plane = blockIdx.z, ch = plane % c;
+    const float *src = x + (long)plane * h * w;
+    float acc = 0.0f;
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            int sy = y + dy, sx = xx + dx;
+            if (sy >= 0 && sy < h && sx >= 0 && sx < w)
+                acc += weight[ch * 9 + (dy + 1) * 3 + dx + 1] * src[sy * w + sx];
+        }
+    out[(long)plane * h * w + y * w + xx] = acc;
+}
