@@ -544,6 +544,8 @@ _PP_ALLOWED = re.compile(r"^[\s0-9a-fA-FxXuUlL()+\-*/%<>=!&|^~?:]*$")
 
 def _eval_pp_expression(expression: str):
     """Evaluate an integer #if expression after macro expansion; identifiers left are 0 (as in C)."""
+    if re.search(r"\b[A-Za-z_]\w*\s*\(", expression):
+        return None  # a function-like macro we do not know: undecidable
     expression = re.sub(r"\b[A-Za-z_]\w*\b", lambda m: m.group(0) if re.fullmatch(r"0[xX][0-9a-fA-F]+[uUlL]*", m.group(0)) else "0", expression)
     expression = re.sub(r"\b(0[xX][0-9a-fA-F]+|\d+)[uUlL]+\b", r"\1", expression)
     if not _PP_ALLOWED.match(expression) or not expression.strip():
