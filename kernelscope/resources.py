@@ -202,11 +202,13 @@ def _strip_template_args(name: str) -> str:
     return name
 
 
-def group_by_kernel(usages: Mapping[str, ResourceUsage]) -> dict[str, ResourceUsage]:
+def group_by_kernel(usages: Mapping[str, ResourceUsage], names: Optional[Mapping[str, str]] = None
+                    ) -> dict[str, ResourceUsage]:
     """Key usages by the kernel name as written in the source. Templates and overloads share a name:
     the entry under that name is the instantiation with the most registers (the one whose occupancy
-    is worst), and every instantiation is kept in its `instantiations`."""
-    names = demangle(usages)
+    is worst), and every instantiation is kept in its `instantiations`. `names`: demangled names
+    per symbol when already known."""
+    names = names or demangle(usages)
     groups: dict[str, list] = {}
     for symbol, usage in usages.items():
         qualified, plain = split_demangled(names[symbol])
@@ -283,14 +285,31 @@ def _cache_key(source_text, arch, defines, maxrregcount, filename, include_dirs,
 def ptxas_log(source_text: str, arch="sm_90", defines=None, maxrregcount=None, filename="kernel.cu",
               include_dirs=(), extra_options=(), timeout=PTXAS_TIMEOUT_S) -> str:
     """The raw `-Xptxas -v` report for a source (cached)."""
+    return _report(source_text, arch, defines, maxrregcount, filename, include_dirs, extra_options,
+                   timeout)["log"]
+
+
+def _report(source_text, arch, defines, maxrregcount, filename, include_dirs, extra_options, timeout) -> dict:
+    """{"log": ptxas report, "names": demangled name per entry}, from the cache when it has them."""
     nvcc = nvcc_path()
     if nvcc is None:
         raise ToolMissingError("nvcc is not on PATH; use --registers estimate or install the CUDA toolkit")
     arch = sm_name(arch)
     key = _cache_key(source_text, arch, defines, maxrregcount, filename, include_dirs, extra_options, nvcc)
-    cached = cache_dir() / f"{key}.log"
-    if cached.is_file():
-        return cached.read_text()
+    cached = cache_dir() / f"{key}.json"
+    try:
+        return json.loads(cached.read_text())
+    except (OSError, ValueError):
+        pass
+    log = _compile(nvcc, source_text, arch, defines, maxrregcount, filename, include_dirs, extra_options,
+                   timeout)
+    report = {"log": log, "names": demangle(parse_ptxas_log(log))}
+    _write_atomically(cached, json.dumps(report))
+    return report
+
+
+def _compile(nvcc, source_text, arch, defines, maxrregcount, filename, include_dirs, extra_options,
+             timeout) -> str:
     with tempfile.TemporaryDirectory(prefix="kernelscope-ptxas-") as work:
         source = Path(work) / Path(filename).name
         source.write_text(source_text)
@@ -303,9 +322,7 @@ def ptxas_log(source_text: str, arch="sm_90", defines=None, maxrregcount=None, f
     if done.returncode != 0:
         output = (done.stderr + done.stdout).replace(str(source), filename)
         raise CompileError(_compile_error_message(filename, output))
-    log = done.stderr + done.stdout
-    _write_atomically(cached, log)
-    return log
+    return done.stderr + done.stdout
 
 
 def _compile_error_message(filename: str, output: str) -> str:
@@ -333,5 +350,5 @@ def ptxas_usage(source_text: str, arch="sm_90", defines=None, maxrregcount=None,
     way nvcc's option does; `__launch_bounds__` in the source is honoured by ptxas itself. A template
     kernel appears once per explicit or implicit instantiation that the file produces.
     """
-    log = ptxas_log(source_text, arch, defines, maxrregcount, filename, include_dirs, extra_options, timeout)
-    return group_by_kernel(parse_ptxas_log(log))
+    report = _report(source_text, arch, defines, maxrregcount, filename, include_dirs, extra_options, timeout)
+    return group_by_kernel(parse_ptxas_log(report["log"]), report["names"])
