@@ -11,7 +11,7 @@ __all__ = ["ProblemSpec", "SpecError", "load_spec", "evaluate", "gpu_available",
            "WorkerPool", "compile_kernel"]
 
 _LAZY = {
-    "evaluate": "kernelscope.runner.evaluate",
+    "evaluate": "kernelscope.runner.evaluation",
     "gpu_available": "kernelscope.runner.device",
     "RunResult": "kernelscope.runner.results",
     "WorkerPool": "kernelscope.runner.worker",

@@ -16,7 +16,7 @@ import nvtx
 from kernelscope.errors import KernelscopeError, ToolMissingError
 from kernelscope.runner.compile import CompileError, compile_many
 from kernelscope.runner.device import require_gpu
-from kernelscope.runner.ncu import METRICS, join_static, ncu_command, parse_ncu_csv
+from kernelscope.runner.ncu import IDENTITY_COLUMNS, METRICS, join_static, ncu_command, parse_ncu_csv
 from kernelscope.runner.source_policy import check_source
 from kernelscope.runner.spec import LaunchSpec, ProblemSpec, load_spec
 
@@ -93,7 +93,9 @@ def profile(spec, candidates, *, sizes=None, metrics=METRICS, arch: str | None =
                            if analyze else None)
     import pandas
 
-    frame = pandas.concat([pandas.DataFrame.from_records(rows), frame], axis=1)
+    # ncu's raw page adds every device attribute; keep the identity of each launch and our counters
+    counters = frame[[c for c in frame.columns if c in IDENTITY_COLUMNS or c in metrics]]
+    frame = pandas.concat([pandas.DataFrame.from_records(rows), counters], axis=1)
     return Profile(frame=join_static(frame, statics), csv_text=csv_text, verdicts=verdicts)
 
 
