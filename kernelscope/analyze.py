@@ -157,29 +157,54 @@ def analyze_kernel(kernel, options: Options, usage, path: str) -> KernelResult:
     result.diagnostics += _occupancy_diagnostics(result, path)
     result.diagnostics += _sync_diagnostics(result, path)
     result.diagnostics += _restrict_diagnostics(kernel, path)
+    result.diagnostics += _oversized_launches(kernel, bindings, path)
     return result
 
 
+MAX_BLOCK_THREADS = 1024
+MAX_GRID_DIM = 2**31 - 1
+
+
 def _launch_shape(kernel, options: Options, bindings: dict):
-    """Block shape, where it came from, grid (when known) and dynamic shared memory."""
+    """Block shape, where it came from, grid (when known) and dynamic shared memory.
+    Launch sites whose block no GPU accepts (over 1024 threads) are skipped here; KS303 reports them."""
     block = grid = None
     source = "default"
     dynamic_smem = options.dynamic_smem
     for site in kernel.launches:
         resolved = _resolve_dims(getattr(site, "block_exprs", None), bindings) or site.block
-        if resolved:
+        if resolved and _threads(resolved) <= MAX_BLOCK_THREADS:
             block, source = resolved, "launch"
             grid = _resolve_dims(getattr(site, "grid_exprs", None), bindings) or site.grid
-            if dynamic_smem is None and site.dynamic_smem:
+            if grid and any(g > MAX_GRID_DIM for g in grid):
+                grid = None
+            if dynamic_smem is None and site.dynamic_smem and 0 < site.dynamic_smem < 2**31:
                 dynamic_smem = site.dynamic_smem
             break
     if block is None and options.block:
         block, source = tuple(options.block), "option"
-    if block is None and kernel.launch_bounds and isinstance(kernel.launch_bounds[0], int):
+    if block is None and kernel.launch_bounds and isinstance(kernel.launch_bounds[0], int) and \
+            0 < kernel.launch_bounds[0] <= MAX_BLOCK_THREADS:
         block, source = (kernel.launch_bounds[0], 1, 1), "launch_bounds"
     if block is None:
         block = DEFAULT_BLOCK
     return BlockShape(*block), source, grid, dynamic_smem or 0
+
+
+def _threads(dims) -> int:
+    return dims[0] * dims[1] * dims[2]
+
+
+def _oversized_launches(kernel, bindings: dict, path: str) -> list:
+    """KS303 for launch sites whose block has more threads than any GPU runs."""
+    found = []
+    for site in kernel.launches:
+        dims = _resolve_dims(getattr(site, "block_exprs", None), bindings) or site.block
+        if dims and _threads(dims) > MAX_BLOCK_THREADS:
+            found.append(Diagnostic("KS303", "error", path, site.line, site.column,
+                                    f"launch of {kernel.name} with a block of {_threads(dims)} threads; "
+                                    f"the limit is {MAX_BLOCK_THREADS}, so the launch fails", kernel.name))
+    return found
 
 
 def _resolve_dims(exprs, bindings):
@@ -228,7 +253,8 @@ def _occupancy(kernel, block: BlockShape, usage, dynamic_smem: int, options: Opt
         return None
     static_smem = usage.static_shared_bytes if usage.source == "ptxas" else \
         sum(s.static_bytes for s in kernel.shared_arrays)
-    max_threads = kernel.launch_bounds[0] if kernel.launch_bounds and isinstance(kernel.launch_bounds[0], int) else None
+    max_threads = kernel.launch_bounds[0] if kernel.launch_bounds and isinstance(kernel.launch_bounds[0], int) \
+        and 0 < kernel.launch_bounds[0] <= MAX_BLOCK_THREADS else None
     return occupancy.compute(options.arch, block.threads, usage.registers, static_smem, dynamic_smem,
                              barriers=max(1, getattr(usage, "barriers", 1) or 1),
                              registers_source=usage.source, max_threads_per_block=max_threads)

@@ -300,7 +300,7 @@ def binary(op: str, left, right) -> Expr:
     if isinstance(left, Const) and isinstance(right, Const):
         try:
             return Const(apply_binary(op, left.value, right.value))
-        except (ZeroDivisionError, ArithmeticError, TypeError, ValueError):
+        except (Unevaluable, ZeroDivisionError, ArithmeticError, TypeError, ValueError):
             pass
     if op == "+":
         if _is_const(left, 0):

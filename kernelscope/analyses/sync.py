@@ -175,6 +175,23 @@ class Event:
 class LoopNode:
     loop: object
     children: list = field(default_factory=list)
+    carried: frozenset = frozenset()   # variables the loop updates (besides its counter) that records read
+
+
+class _Unknown:
+    """The value of a variable after a loop changed it: any use makes the expression unevaluable."""
+
+    def _fail(self, *_):
+        raise sx.Unevaluable("loop-carried value")
+
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __rtruediv__ = _fail
+    __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = __lshift__ = __rlshift__ = __rshift__ = _fail
+    __rrshift__ = __and__ = __rand__ = __or__ = __ror__ = __xor__ = __rxor__ = __neg__ = __invert__ = _fail
+    __lt__ = __le__ = __gt__ = __ge__ = __eq__ = __ne__ = __bool__ = __int__ = __index__ = __abs__ = _fail
+    __hash__ = object.__hash__
+
+
+UNKNOWN = _Unknown()
 
 
 def program_order(kernel) -> list[Event]:
@@ -186,6 +203,56 @@ def program_order(kernel) -> list[Event]:
 
 
 def loop_tree(events: list[Event]) -> list:
+    root = _nest(events)
+    _mark_carried(root)
+    return root
+
+
+def _mark_carried(nodes) -> frozenset:
+    """Names of loop-updated variables (symbols with a first-iteration default) read under each loop."""
+    names: set = set()
+    for node in nodes:
+        if isinstance(node, LoopNode):
+            inner = _mark_carried(node.children)
+            node.carried = frozenset(inner - {node.loop.var})
+            names |= inner
+        else:
+            for expr in _expressions(node.record):
+                names |= _carried_symbols(expr)
+    return frozenset(names)
+
+
+def _expressions(record):
+    for name in ("address", "mask", "condition"):
+        value = getattr(record, name, None)
+        if isinstance(value, sx.Expr):
+            yield value
+    yield from (a for a in getattr(record, "args", ()) if isinstance(a, sx.Expr))
+    yield from (c.expr for c in record.context.conditions)
+
+
+def _carried_symbols(expr) -> set:
+    found, stack = set(), [expr]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, sx.Sym):
+            if current.default is not None:
+                found.add(current.name)
+                stack.append(current.default)
+        elif isinstance(current, (sx.Binary,)):
+            stack += [current.left, current.right]
+        elif isinstance(current, sx.Unary):
+            stack.append(current.operand)
+        elif isinstance(current, sx.Select):
+            stack += [current.condition, current.if_true, current.if_false]
+        elif isinstance(current, sx.Load):
+            stack.append(current.index)
+        elif isinstance(current, (sx.Call, sx.Opaque)):
+            stack += list(getattr(current, "args", ()) or getattr(current, "operands", ()))
+    return found
+
+
+def _nest(events: list[Event]) -> list:
     root: list = []
     for event in events:
         children = root
@@ -236,7 +303,7 @@ class Findings:
         self.mismatches: dict = {}
         self.contention: dict = {}
         self.fences: dict = {}
-        self.barrier_needed: dict = {}     # id(barrier record) -> bool, over all its instances
+        self.barrier_needed: dict = {}     # (line, column) -> bool, over all its executions
         self.inexact: list = []
 
     def note(self, text: str) -> None:
@@ -247,8 +314,9 @@ class Findings:
 class BlockRun:
     """Executes the loop tree for all threads of one block."""
 
-    def __init__(self, tree, space: ThreadSpace, env: dict, exit_lines: set, findings: Findings):
+    def __init__(self, tree, space: ThreadSpace, env: dict, exit_lines: set, shapes: dict, findings: Findings):
         self.tree = tree
+        self.shapes = shapes
         self.space = space
         self.env = env
         self.exit_lines = exit_lines
@@ -289,13 +357,16 @@ class BlockRun:
             self.found.note(f"loop at line {loop.line}: iterations not computable, executed once")
             yield from self.walk(node.children, env, loop_mask, loop_reasons, loop_partial)
             return
-        for value, active in iterations:
-            inner = dict(env)
+        forgotten = {name: UNKNOWN for name in node.carried}
+        for trip, (value, active) in enumerate(iterations):
+            inner = dict(env) if trip == 0 else {**env, **forgotten}
             if loop.var is not None:
                 inner[loop.var] = value
             mask = loop_mask & active
             partial = loop_partial or bool(np.any(loop_mask & self.alive & ~active))
             yield from self.walk(node.children, inner, mask, loop_reasons, partial)
+        if len(iterations) > 1:
+            env.update(forgotten)   # after the loop they hold their last-iteration values
 
     def iterations(self, loop, env):
         """([(value of the loop variable, threads still iterating)] or None when unknown, whether the
@@ -376,29 +447,38 @@ class BlockRun:
             self.atomic(step, access)
         if not np.any(step.mask):
             return
-        addresses = per_thread(access.address, step.env, self.space.size)
+        addresses = per_thread(access.address, step.env, self.space.size) if self.trusted(access) else None
         if addresses is None:
             self.found.note(f"line {access.line}: address of {access.text or access.array} unknown")
         else:
             addresses = np.asarray(addresses, dtype=np.int64)
         self.interval.append(Instance(access, addresses, step.mask.copy(), self.epochs.copy()))
 
+    def trusted(self, access) -> bool:
+        """A byte address is only as good as the element size and inner dimensions behind it (unknown
+        for a template type or a template-sized array)."""
+        if access.stride_hint_bytes is None:
+            return False
+        shape = self.shapes.get(access.array)
+        return shape is None or all(d is not None for d in shape.dims[1:])
+
     def block_barrier(self, step: Step, barrier) -> None:
         live = self.alive
         reached = step.mask
-        if np.any(reached):
-            reason = self.divergence_reason(step, live, reached)
-            if reason:
-                self.found.divergent.setdefault((barrier.line, barrier.column),
-                                                DivergentBarrier(barrier.line, barrier.column, reason))
-            for record, count, symbolic in self.exited:
-                key = (record.line, record.column)
-                if key not in self.found.returns:
-                    who = "some threads" if symbolic else f"{count} thread(s) of the block"
-                    self.found.returns[key] = ReturnBeforeBarrier(
-                        record.line, record.column, barrier.line,
-                        f"{who} return at line {record.line} before the barrier at line {barrier.line}, "
-                        "which the other threads wait at")
+        if not np.any(reached):
+            return
+        reason = self.divergence_reason(step, live, reached)
+        if reason:
+            self.found.divergent.setdefault((barrier.line, barrier.column),
+                                            DivergentBarrier(barrier.line, barrier.column, reason))
+        for record, count, symbolic in self.exited:
+            key = (record.line, record.column)
+            if key not in self.found.returns:
+                who = "some threads" if symbolic else f"{count} thread(s) of the block"
+                self.found.returns[key] = ReturnBeforeBarrier(
+                    record.line, record.column, barrier.line,
+                    f"{who} return at line {record.line} before the barrier at line {barrier.line}, "
+                    "which the other threads wait at")
         if barrier.kind in BLOCK_BARRIERS:
             self.close_interval(barrier)
 
@@ -473,7 +553,7 @@ class BlockRun:
             self.found.races.setdefault((race.array, race.first_line, race.second_line), race)
         if self.previous is not None:
             before, between = self.previous
-            key = id(between)
+            key = (between.line, between.column)
             needed = between.kind in VALUE_BARRIERS or _hazard_across(before, current, self.space)
             self.found.barrier_needed[key] = self.found.barrier_needed.get(key, False) or needed
         self.previous = (current, barrier) if barrier is not None else None
@@ -616,11 +696,9 @@ def _value(expr, env):
         value = expr.evaluate(env)
     except EVALUATION_ERRORS:
         return None
-    if isinstance(value, np.ndarray):
-        return value.astype(np.int64)
     try:
-        return int(value)
-    except (TypeError, ValueError, OverflowError):
+        return value.astype(np.int64) if isinstance(value, np.ndarray) else int(value)
+    except EVALUATION_ERRORS:
         return None
 
 
@@ -676,20 +754,22 @@ def analyze(kernel, block=(256, 1, 1), bindings: dict | None = None) -> SyncResu
     space = thread_space(block)
     tree = loop_tree(program_order(kernel))
     exit_lines = {r.context.conditions[-1].line for r in kernel.early_returns if r.context.conditions}
+    shapes = {array.name: array for array in kernel.shared_arrays}
     found = Findings()
     grid = _grid(bindings)
     base_env = {**bindings, **space.env}
     if grid is None:
         found.note("grid unknown: conditions on blockIdx judged symbolically")
-        BlockRun(tree, space, base_env, exit_lines, found).run()
+        BlockRun(tree, space, base_env, exit_lines, shapes, found).run()
     else:
         for index in _blocks(grid):
             env = {**base_env, "blockIdx.x": index[0], "blockIdx.y": index[1], "blockIdx.z": index[2]}
-            BlockRun(tree, space, env, exit_lines, found).run()
+            BlockRun(tree, space, env, exit_lines, shapes, found).run()
 
     block_barriers = [b for b in kernel.barriers if b.kind in BLOCK_BARRIERS]
-    redundant = tuple(Site(f"__{b.kind}", b.line, b.column) for b in block_barriers
-                      if id(b) in found.barrier_needed and not found.barrier_needed[id(b)])
+    positions = sorted({(b.line, b.column, b.kind) for b in block_barriers})
+    redundant = tuple(Site(f"__{kind}", line, column) for line, column, kind in positions
+                      if found.barrier_needed.get((line, column)) is False)
     atomics = [a for a in kernel.accesses if a.op == "atomic"]
     return SyncResult(
         barriers=len(block_barriers),

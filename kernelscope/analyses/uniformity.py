@@ -67,9 +67,10 @@ def per_thread(expr, env: dict, size: int):
     except EVALUATION_ERRORS:
         return None
     try:
-        return np.broadcast_to(np.asarray(value), (size,))
+        values = np.broadcast_to(np.asarray(value), (size,))
     except (ValueError, TypeError):
         return None
+    return None if values.dtype == object else values
 
 
 def truth(expr, env: dict, size: int):

@@ -95,7 +95,8 @@ def lint(paths, fmt, output, select, ignore, severities, fail_on, arch, block, r
         fail_on=fail_on,
     )
     resolver = config.SettingsResolver(overrides, config_file)
-    known = baselines.Baseline(baseline) if baseline else None
+    # A baseline being written records everything, not only what an older baseline lacks.
+    known = baselines.Baseline(baseline) if baseline and not write_baseline else None
     report = run_lint(paths, resolver, jobs=jobs, baseline=known)
 
     for _, message in report.errors:

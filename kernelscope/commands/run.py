@@ -74,7 +74,7 @@ def run(spec_path, candidates, sizes, backend, arch, allow, output, trials, repe
     """
     from kernelscope.runner import load_spec
     from kernelscope.runner.device import require_gpu
-    from kernelscope.runner.evaluate import evaluate
+    from kernelscope.runner.evaluation import evaluate
     from kernelscope.runner.results import results_to_csv
 
     spec = load_spec(spec_path)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,11 +34,15 @@ def read_source(path: str | os.PathLike) -> SourceText:
     """Read a file as CUDA source or raise InputError with a message fit for one line."""
     path = Path(path)
     try:
-        size = path.stat().st_size
+        info = path.stat()
     except OSError as exc:
         raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    if path.is_dir():
+    if stat.S_ISDIR(info.st_mode):
         raise InputError(f"{path}: is a directory")
+    if not stat.S_ISREG(info.st_mode):
+        # FIFOs and devices may never end (/dev/zero) or block forever (a pipe with no writer).
+        raise InputError(f"{path}: not a regular file")
+    size = info.st_size
     limit = max_bytes()
     if size > limit:
         raise InputError(f"{path}: file is {size} bytes, over the {limit}-byte limit (set KERNELSCOPE_MAX_BYTES)")

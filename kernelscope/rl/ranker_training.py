@@ -6,6 +6,7 @@ measured times (profiles/measured/corpus_h200.csv) --join--> pairs --leave-probl
 
 from __future__ import annotations
 
+import logging
 import math
 from pathlib import Path
 from typing import Callable
@@ -14,6 +15,8 @@ import numpy as np
 
 from kernelscope.rl.ranker import FEATURE_NAMES, PairwiseRanker, kernel_features, make_pairs
 from kernelscope.rl.structure import pick_kernel
+
+log = logging.getLogger(__name__)
 
 
 def implementation_id(name) -> str:
@@ -32,8 +35,13 @@ def corpus_features(tasks: dict, analyze_fn: Callable | None = None):
         for implementation in task.implementations:
             source = task.implementation_source(implementation["file"])
             for size in task.sizes:
-                analysis = analyze_fn(source, block=task.implementation_block(implementation),
-                                      bindings=task.bindings(size))
+                try:
+                    analysis = analyze_fn(source, block=task.implementation_block(implementation),
+                                          bindings=task.bindings(size))
+                except Exception as exc:  # noqa: BLE001 - one analyzer failure must not lose the corpus
+                    log.warning("%s/%s at %s: analysis failed: %s: %s", task.name, implementation["file"],
+                                size, type(exc).__name__, exc)
+                    continue
                 kernel = pick_kernel(analysis, implementation.get("kernel"))
                 if kernel is None:
                     continue
