@@ -112,3 +112,14 @@ def test_sarif_fingerprints_survive_lines_inserted_above(tmp_path, monkeypatch):
     source.write_text("// header\n\n" + source.read_text())
     assert fingerprints() == before
     assert len(set(before)) == 2
+
+
+def test_sarif_from_the_real_analyses_validates_and_keeps_related_locations():
+    # The seeded synchronization corpus: races and barrier bugs carry related locations.
+    corpus = Path(__file__).parent / "kernels" / "sync"
+    report = run_lint([corpus], SettingsResolver(), jobs=1)
+    document = json.loads(json.dumps(sarif_document(report)))
+    jsonschema.validate(document, json.loads(SCHEMA.read_text()), cls=jsonschema.Draft4Validator)
+    results = document["runs"][0]["results"]
+    assert {"KS201", "KS202", "KS206"} <= {r["ruleId"] for r in results}
+    assert any("relatedLocations" in r for r in results)
