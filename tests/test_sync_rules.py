@@ -92,6 +92,26 @@ def test_block_uniform_return_is_fine():
     assert not codes(body) & {"KS201", "KS206"}
 
 
+def test_group_sync_skipped_by_whole_warps_is_not_called_divergent():
+    # `tile.sync()` of a 32-thread tile and `block.sync()` look alike to the front end; a sync that
+    # whole warps skip is fine for a tile, so only one that splits a warp is reported
+    source = """#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+extern "C" __global__ void k(float* out)
+{
+    cg::thread_block_tile<32> tile = cg::tiled_partition<32>(cg::this_thread_block());
+    if (threadIdx.x < 32)
+        tile.sync();
+    if (threadIdx.x < 16)
+        tile.sync();
+    out[threadIdx.x] = 1.0f;
+}
+"""
+    kernel = parse_file(source, "k.cu").kernels[0]
+    result = sync.analyze(kernel, (128, 1, 1))
+    assert [d.line for d in result.divergent_barriers] == [9]
+
+
 def test_value_barriers_are_counted_and_never_redundant():
     kernel = kernel_of("int any = __syncthreads_or(in[threadIdx.x] > 0.0f);\nout[threadIdx.x] = any;")
     result = sync.analyze(kernel, (128, 1, 1))

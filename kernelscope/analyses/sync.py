@@ -492,6 +492,8 @@ class BlockRun:
             return f"inside the loop at line {loop.line}, whose trip count depends on the thread"
         if np.array_equal(reached & live, live):
             return None
+        if step.event.record.kind == "cg_sync" and not self.splits_a_warp(live, reached):
+            return None     # may be a warp tile's sync(), which whole warps may skip
         missing = int(np.count_nonzero(live & ~reached))
         if step.loop_partial:
             return f"{missing} of {int(live.sum())} threads skip it: the enclosing loop runs a " \
@@ -499,6 +501,10 @@ class BlockRun:
         lines = sorted({c.line for c in step.event.record.context.conditions})
         where = f"the condition at line {lines[-1]}" if lines else "control flow"
         return f"{missing} of {int(live.sum())} threads skip it: {where} differs between threads"
+
+    def splits_a_warp(self, live, reached) -> bool:
+        skipped = live & ~reached
+        return bool(np.any(np.isin(self.space.warp[skipped], self.space.warp[reached & live])))
 
     def early_return(self, step: Step, record) -> None:
         leaving = step.mask
