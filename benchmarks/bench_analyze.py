@@ -11,6 +11,8 @@ to one CPU core:
   * nvcc: `nvcc -arch=sm_90 -Xptxas -v -c FILE -o /dev/null` as a subprocess on the same core.
 
 Prints the median time of each, kernels per second, and how many times faster kernelscope is.
+Wall-clock time is what a user waits; CPU time (this process's for kernelscope, the children's
+for nvcc) is printed beside it because it stays meaningful on a machine shared with other work.
 The issue's target is at least 500 kernels per second for kernelscope on one core.
 
     python benchmarks/bench_analyze.py [--kernels 1000] [--repeats 5] [--nvcc-repeats 3]
@@ -22,6 +24,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -164,37 +167,46 @@ def pin_to_one_core() -> int:
     return core
 
 
-def time_kernelscope(path: Path, repeats: int) -> tuple[list[float], int]:
+def time_kernelscope(path: Path, repeats: int) -> tuple[list[float], list[float], int]:
+    """Wall and CPU seconds of each in-process run, and the number of kernels reported."""
     from click.testing import CliRunner
 
     from kernelscope.cli import cli
 
     runner = CliRunner()
-    times, found = [], 0
+    walls, cpus, found = [], [], 0
     for _ in range(repeats):
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.process_time()
         result = runner.invoke(cli, ["analyze", "--format", "json", "--registers", "estimate", str(path)])
-        times.append(time.perf_counter() - started)
+        walls.append(time.perf_counter() - started)
+        cpus.append(time.process_time() - started_cpu)
         if result.exit_code not in (0, 1):
             sys.exit(f"kernelscope analyze failed (exit {result.exit_code}): {result.output[-2000:]}")
         found = len(json.loads(result.stdout)["files"][0]["kernels"])
-    return times, found
+    return walls, cpus, found
 
 
-def time_nvcc(path: Path, repeats: int) -> tuple[list[float], int]:
+def _children_cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def time_nvcc(path: Path, repeats: int) -> tuple[list[float], list[float], int]:
+    """Wall and CPU seconds (nvcc and everything it spawns) of each run, and entry functions compiled."""
     nvcc = shutil.which("nvcc")
     if nvcc is None:
         sys.exit("nvcc is not on PATH: it is the baseline of this benchmark")
     command = [nvcc, "-arch=sm_90", "-Xptxas", "-v", "-c", str(path), "-o", os.devnull]
-    times, compiled = [], 0
+    walls, cpus, compiled = [], [], 0
     for _ in range(repeats):
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), _children_cpu_seconds()
         completed = subprocess.run(command, capture_output=True, text=True)
-        times.append(time.perf_counter() - started)
+        walls.append(time.perf_counter() - started)
+        cpus.append(_children_cpu_seconds() - started_cpu)
         if completed.returncode != 0:
             sys.exit(f"nvcc failed: {completed.stderr[-2000:]}")
         compiled = len(re.findall(r"Compiling entry function", completed.stderr))
-    return times, compiled
+    return walls, cpus, compiled
 
 
 def main() -> None:
@@ -212,23 +224,31 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         path = Path(scratch) / "bench_kernels.cu"
         path.write_text(source)
-        ks_times, ks_found = time_kernelscope(path, args.repeats)
-        nvcc_times, nvcc_compiled = time_nvcc(path, args.nvcc_repeats)
+        ks_walls, ks_cpus, ks_found = time_kernelscope(path, args.repeats)
+        nvcc_walls, nvcc_cpus, nvcc_compiled = time_nvcc(path, args.nvcc_repeats)
 
-    ks_median, nvcc_median = statistics.median(ks_times), statistics.median(nvcc_times)
-    ks_rate, nvcc_rate = args.kernels / ks_median, args.kernels / nvcc_median
-    print(f"file: {args.kernels} kernels, {len(source) / 1024:.0f} KiB; pinned to CPU core {core}")
-    print(f"kernelscope analyze --registers estimate (in process): median {ks_median:.3f} s over "
-          f"{args.repeats} runs (min {min(ks_times):.3f}, max {max(ks_times):.3f}); "
-          f"{ks_found} kernels reported; {ks_rate:,.0f} kernels/s")
-    print(f"nvcc -arch=sm_90 -Xptxas -v -c: median {nvcc_median:.3f} s over {args.nvcc_repeats} runs "
-          f"(min {min(nvcc_times):.3f}, max {max(nvcc_times):.3f}); {nvcc_compiled} entry functions "
-          f"compiled; {nvcc_rate:,.0f} kernels/s")
-    print(f"ratio: kernelscope is {nvcc_median / ks_median:.1f}x faster than nvcc -Xptxas -v")
-    verdict = "meets" if ks_rate >= TARGET_KERNELS_PER_SECOND else "MISSES"
-    print(f"target: {verdict} {TARGET_KERNELS_PER_SECOND} kernels/s on one core")
+    print(f"file: {args.kernels} kernels, {len(source) / 1024:.0f} KiB; pinned to CPU core {core}; "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    ks = _summary("kernelscope analyze --registers estimate (in process)", args.kernels, ks_walls, ks_cpus)
+    print(f"    {ks_found} kernels reported")
+    nvcc = _summary("nvcc -arch=sm_90 -Xptxas -v -c", args.kernels, nvcc_walls, nvcc_cpus)
+    print(f"    {nvcc_compiled} entry functions compiled")
+    print(f"ratio: kernelscope is {nvcc[0] / ks[0]:.1f}x faster than nvcc -Xptxas -v by wall time, "
+          f"{nvcc[1] / ks[1]:.1f}x by CPU time")
+    rate = args.kernels / ks[0]
+    verdict = "meets" if rate >= TARGET_KERNELS_PER_SECOND else "MISSES"
+    print(f"target: {verdict} {TARGET_KERNELS_PER_SECOND} kernels/s on one core "
+          f"(wall {rate:,.0f}/s, CPU {args.kernels / ks[1]:,.0f}/s)")
     if ks_found != args.kernels:
         print(f"warning: kernelscope reported {ks_found} kernels, the file has {args.kernels}")
+
+
+def _summary(label: str, kernels: int, walls: list[float], cpus: list[float]) -> tuple[float, float]:
+    wall, cpu = statistics.median(walls), statistics.median(cpus)
+    print(f"{label}: median wall {wall:.3f} s (min {min(walls):.3f}, max {max(walls):.3f}), "
+          f"median CPU {cpu:.3f} s over {len(walls)} runs; {kernels / wall:,.0f} kernels/s wall, "
+          f"{kernels / cpu:,.0f} kernels/s CPU")
+    return wall, cpu
 
 
 if __name__ == "__main__":
