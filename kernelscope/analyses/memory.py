@@ -237,51 +237,50 @@ def _pattern(addresses: np.ndarray, active: np.ndarray, elem: int, symbolic_stri
 
 def _sectors(addresses: np.ndarray, active: np.ndarray, elem: int):
     """Mean distinct sectors per issuing warp, and the ideal for the same number of active lanes."""
-    first = addresses // SECTOR
-    last = (addresses + elem - 1) // SECTOR
-    warps_first = first.reshape(-1, WARP)
-    warps_last = last.reshape(-1, WARP)
     masks = active.reshape(-1, WARP)
-    counts = []
-    ideals = []
-    for lo, hi, mask in zip(warps_first, warps_last, masks):
-        if not mask.any():
-            continue
-        spans = [np.arange(a, b + 1) for a, b in zip(lo[mask], hi[mask])] if elem > SECTOR else None
-        if spans is not None:
-            counts.append(len(np.unique(np.concatenate(spans))))
-        else:
-            counts.append(len(np.unique(np.concatenate([lo[mask], hi[mask]]))))
-        ideals.append(-(-int(mask.sum()) * elem // SECTOR))
-    if not counts:
+    issuing = masks.any(axis=1)
+    if not issuing.any():
         return None, None
-    return float(np.mean(counts)), float(np.mean(ideals))
+    first = (addresses // SECTOR).reshape(-1, WARP)
+    span = max(1, -(-elem // SECTOR) + (1 if elem % SECTOR else 0))
+    # every sector a lane may touch: first .. first + span - 1, clipped to its last byte's sector
+    last = ((addresses + elem - 1) // SECTOR).reshape(-1, WARP)
+    touched = np.minimum(first[:, :, None] + np.arange(span)[None, None, :], last[:, :, None])
+    touched = np.where(masks[:, :, None], touched, -1).reshape(len(masks), -1)
+    touched = np.sort(touched, axis=1)
+    distinct = (np.diff(touched, axis=1) != 0) & (touched[:, 1:] >= 0)
+    counts = distinct.sum(axis=1) + (touched[:, 0] >= 0)
+    ideals = -(-masks.sum(axis=1) * elem // SECTOR)
+    return float(counts[issuing].mean()), float(ideals[issuing].mean())
 
 
 def _shared_wavefronts(addresses: np.ndarray, active: np.ndarray, elem: int):
-    """Mean wavefronts per request and the conflict-free count."""
-    group = {8: 16, 16: 8}.get(elem, WARP)  # lanes served together: warp, half-warp, quarter-warp
+    """Mean wavefronts per request and the conflict-free count. Lanes are served in groups (warp,
+    half-warp for 8-byte, quarter-warp for 16-byte accesses); in a group, each bank serves one
+    distinct 4-byte word per wavefront."""
+    group = {8: 16, 16: 8}.get(elem, WARP)
     words_per_lane = max(1, elem // BANK_WIDTH)
-    wavefronts = []
-    ideals = []
-    for warp, mask in zip(addresses.reshape(-1, WARP), active.reshape(-1, WARP)):
-        if not mask.any():
-            continue
-        total = 0
-        ideal = 0
-        for start in range(0, WARP, group):
-            lanes = warp[start:start + group][mask[start:start + group]]
-            if lanes.size == 0:
-                continue
-            words = np.unique((lanes[:, None] // BANK_WIDTH + np.arange(words_per_lane)[None, :]).ravel())
-            banks = words % BANKS
-            total += int(np.bincount(banks, minlength=BANKS).max())
-            ideal += 1
-        wavefronts.append(total)
-        ideals.append(ideal)
-    if not wavefronts:
+    masks = active.reshape(-1, WARP // group, group)
+    words = (addresses // BANK_WIDTH).reshape(-1, WARP // group, group)
+    words = words[..., None] + np.arange(words_per_lane)
+    words = np.where(masks[..., None], words, -1).reshape(masks.shape[0], masks.shape[1], -1)
+    words = np.sort(words, axis=2)
+    first_of_kind = np.ones(words.shape, dtype=bool)
+    first_of_kind[..., 1:] = words[..., 1:] != words[..., :-1]
+    distinct = first_of_kind & (words >= 0)
+    banks = np.where(distinct, words % BANKS, BANKS)
+    per_bank = np.zeros(banks.shape[:2] + (BANKS + 1,), dtype=np.int64)
+    np.put_along_axis(per_bank, banks, 0, axis=2)
+    rows, groups, lanes = np.indices(banks.shape)
+    np.add.at(per_bank, (rows, groups, banks), 1)
+    group_wavefronts = per_bank[..., :BANKS].max(axis=2)
+    group_active = masks.any(axis=2)
+    issuing = group_active.any(axis=1)
+    if not issuing.any():
         return None, None
-    return float(np.mean(wavefronts)), float(np.mean(ideals))
+    wavefronts = group_wavefronts.sum(axis=1)
+    ideals = group_active.sum(axis=1)
+    return float(wavefronts[issuing].mean()), float(ideals[issuing].mean())
 
 
 def _branch(branch, env: dict, slots: int, real: np.ndarray) -> BranchResult:

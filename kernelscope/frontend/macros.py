@@ -58,6 +58,7 @@ PREDEFINED = {
 }
 
 _CAPS = re.compile(r"^[A-Z_][A-Z0-9_]*$")
+_IDENTIFIER = re.compile(r"\b[A-Za-z_]\w*")
 
 
 @dataclass
@@ -271,9 +272,21 @@ class Preprocessor:
 
     # -- expansion --------------------------------------------------------------------------
     def _expand_region(self, text: str, start: int, end: int, emit) -> None:
-        tokens = tokenize(text[start:end], start)
+        region = text[start:end]
+        if not self._needs_expansion(region):
+            emit(region, start, True)
+            return
+        tokens = tokenize(region, start)
         tokens = self._fix_qualifier_macros(tokens)
         self._expand_tokens(tokens, set(), 0, emit, top_level=True)
+
+    def _needs_expansion(self, region: str) -> bool:
+        """Whether any identifier of the region is a macro or an unknown ALL_CAPS name (cheap check
+        that lets macro-free code skip tokenisation)."""
+        for word in set(_IDENTIFIER.findall(region)):
+            if word in self.macros or (len(word) >= 3 and _CAPS.match(word)):
+                return True
+        return False
 
     def _expand_tokens(self, tokens: list[Token], hidden: set, depth: int, emit, origin=None,
                        top_level: bool = False) -> None:

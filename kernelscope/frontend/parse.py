@@ -102,16 +102,17 @@ def parse_file(text: str, path: str = "<string>", defines: dict | None = None, a
     return model
 
 
-def _unclosed_braces(text: str) -> int:
-    from kernelscope.frontend.macros import tokenize
+_NOT_CODE = re.compile(r"//[^\n]*|/\*.*?(?:\*/|\Z)|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'", re.DOTALL)
 
+
+def _unclosed_braces(text: str) -> int:
+    """How many `{` are still open at the end (comments and literals ignored)."""
+    code = _NOT_CODE.sub(" ", text)
+    if code.count("{") <= code.count("}"):
+        return 0
     depth = 0
-    for token in tokenize(text):
-        if token.kind == "punct":
-            if token.text == "{":
-                depth += 1
-            elif token.text == "}":
-                depth = max(0, depth - 1)
+    for ch in re.findall(r"[{}]", code):
+        depth = depth + 1 if ch == "{" else max(0, depth - 1)
     return min(depth, 64)
 
 
