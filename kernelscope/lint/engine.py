@@ -36,7 +36,7 @@ def run_lint(paths, resolver: SettingsResolver, *, analyzer=None, jobs: int | No
     files = discover(paths, resolver)
     analyzer = analyzer or analyze_file
     tasks = [(path, resolver.for_path(path), analyzer) for path in files]
-    jobs = min(jobs or os.cpu_count() or 1, len(tasks))
+    jobs = min(jobs or _usable_cpus(), len(tasks))
     if jobs <= 1:
         outcomes = [_lint_task(task) for task in tasks]
     else:
@@ -46,6 +46,14 @@ def run_lint(paths, resolver: SettingsResolver, *, analyzer=None, jobs: int | No
         outcomes = [dataclasses.replace(o, findings=tuple(baseline.new_findings(o.findings)))
                     for o in outcomes]
     return LintReport(files=outcomes)
+
+
+def _usable_cpus() -> int:
+    """CPUs this process may run on (a container or taskset may allow fewer than the machine has)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not available on macOS or Windows
+        return os.cpu_count() or 1
 
 
 def _lint_task(task) -> FileOutcome:
