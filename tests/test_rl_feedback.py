@@ -33,8 +33,8 @@ def test_syntax_errors_give_the_line(reward, task):
 
 def test_wrong_output_says_where_and_by_how_much(reward, task):
     message = build_feedback(reward(candidate("run: incorrect"), task), task)
-    assert "7 of 100 elements wrong" in message
-    assert "[13]" in message and "0.5" in message and "size small" in message
+    assert "size small: 7 elements wrong" in message and "size large" not in message
+    assert "first in c at index [13]" in message and "max abs error 0.5" in message
 
 
 def test_rejection_names_the_hack(reward, task):

@@ -74,16 +74,19 @@ class FakeRun:
 
 
 def fake_run(code, kernel, task):
-    """`// run: compile_error`, `// run: incorrect`, `// run: flag=input_echo`, `// run: speedup=3.5`."""
+    """`// run: compile_error`, `// run: incorrect`, `// run: flag=input_echo`, `// run: speedup=3.5`;
+    results shaped like kernelscope.runner.results.RunResult."""
     run = FakeRun()
     for word in re.findall(r"// run: (\S+)", code):
         if word == "compile_error":
             run.compiled, run.compile_log = False, "kernel.cu(3): error: identifier \"x\" is undefined\n1 error"
         elif word == "incorrect":
             run.correct = False
-            run.sizes = [{"size": "small", "outputs": [{"output": "c", "elements": 100, "mismatched": 7,
-                                                        "max_abs_error": 0.5, "max_rel_error": 2.0,
-                                                        "first_mismatch": [13], "unwritten": 0}]}]
+            run.flags.append("mismatch")
+            run.sizes = [{"size": "small", "correct": False, "trials": 3, "mismatched_elements": 7,
+                          "max_abs_error": 0.5, "max_rel_error": 2.0, "flags": ["mismatch"],
+                          "first_mismatch": {"output": "c", "trial": 1, "index": [13]}},
+                         {"size": "large", "correct": True, "trials": 3, "flags": []}]
         elif word.startswith("flag="):
             run.flags.append(word[5:])
         elif word.startswith("speedup="):

@@ -56,37 +56,25 @@ def _compile_errors(log: str) -> list[str]:
 
 
 def _mismatch_lines(run) -> list[str]:
-    """One line per size with a bad output: where the first error is and how large the errors are."""
+    """One line per failing size (the runner's SizeVerdict JSON): where the first error is, how large."""
     document = run.to_json() if hasattr(run, "to_json") else (run if isinstance(run, dict) else {})
     lines = []
-    for size, check in _output_checks(document):
-        if not check.get("mismatched") and not check.get("unwritten"):
+    for verdict in document.get("sizes", []):
+        if verdict.get("correct"):
             continue
-        where = f" at size {size}" if size else ""
-        text = (f"  {check.get('output', 'output')}{where}: {check.get('mismatched', 0)} of "
-                f"{check.get('elements', '?')} elements wrong")
-        if check.get("first_mismatch") is not None:
-            text += f", first at index {check['first_mismatch']}"
-        if check.get("max_abs_error") is not None:
-            text += f", max abs error {_g(check['max_abs_error'])} (relative {_g(check.get('max_rel_error'))})"
-        if check.get("unwritten"):
-            text += f"; {check['unwritten']} elements never written"
+        text = f"  size {verdict.get('size')}:"
+        if verdict.get("mismatched_elements"):
+            text += f" {verdict['mismatched_elements']} elements wrong"
+            first = verdict.get("first_mismatch") or {}
+            if first:
+                text += (f", first in {first.get('output', 'the output')} at index {first.get('index')}"
+                         f" (trial {first.get('trial')})")
+            text += f", max abs error {_g(verdict.get('max_abs_error'))} (relative {_g(verdict.get('max_rel_error'))})"
+        flags = [flag.replace("_", " ") for flag in verdict.get("flags", []) if flag != "mismatch"]
+        if flags:
+            text += f" [{', '.join(flags)}]"
         lines.append(text)
     return lines[:4]
-
-
-def _output_checks(node, size=None):
-    """(size, check dict) for every per-output check anywhere in a runner result document."""
-    if isinstance(node, dict):
-        size = node.get("size", size) if isinstance(node.get("size"), str) else size
-        if "mismatched" in node and "elements" in node:
-            yield size, node
-            return
-        for value in node.values():
-            yield from _output_checks(value, size)
-    elif isinstance(node, list):
-        for item in node:
-            yield from _output_checks(item, size)
 
 
 def _g(value) -> str:

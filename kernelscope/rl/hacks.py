@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import re
 
-# Runner flags that mean the candidate cheated or broke the harness: always the lowest reward band.
+# Runner flags (kernelscope.runner.results) that mean the candidate cheated or broke the harness's
+# guarantees: always the reward's floor. A plain "mismatch" or "launch_error" is an honest failure.
 RUNNER_HACK_FLAGS = frozenset({
     "implausible_speedup", "constant_output", "input_echo", "unwritten_output", "out_of_bounds_write",
-    "timeout", "fault", "uninitialized_read", "stale_output", "side_stream", "host_code",
+    "timeout", "fault", "timing_divergence", "rejected",
 })
 
 _PERSISTENT_STATE = re.compile(r"^\s*(?:static\s+)?__device__\s+(?!.*\()(?!.*\bconst\b)[\w\s:<>*]+\b\w+\s*"

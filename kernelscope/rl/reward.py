@@ -115,10 +115,17 @@ def default_analyze(code: str, *, block=None, bindings=None) -> dict:
             "diagnostics": diagnostics or document.get("diagnostics", [])}
 
 
+class HarnessError(RuntimeError):
+    """The runner failed for reasons of its own; the candidate is not to blame (and gets no reward)."""
+
+
 def default_run(code: str, kernel: str | None, task):
     from kernelscope.runner import evaluate, load_spec
 
-    return evaluate(load_spec(task.spec_path), code, kernel)
+    result = evaluate(load_spec(task.spec_path), code, kernel)
+    if "harness_error" in result.flags:
+        raise HarnessError(result.error or "the runner's worker failed")
+    return result
 
 
 class UnifiedReward:
