@@ -137,3 +137,9 @@ def test_bad_configuration_is_a_usage_error_naming_the_problem(tmp_path, body, m
 def test_sub_tables_of_other_commands_are_left_alone(tmp_path):
     write(tmp_path / "pyproject.toml", '[tool.kernelscope]\nselect = ["KS1"]\n[tool.kernelscope.features]\nx = 1\n')
     assert SettingsResolver().for_path(tmp_path / "k.cu").select == ("KS1",)
+
+
+def test_command_line_exclude_adds_to_the_configured_exclusions(tmp_path):
+    write(tmp_path / "pyproject.toml", '[tool.kernelscope]\nextend-exclude = ["vendor"]\n')
+    settings = SettingsResolver(Overrides(extend_exclude=("build",))).for_path(tmp_path / "k.cu")
+    assert {".*", "vendor", "build"} <= set(settings.exclude)

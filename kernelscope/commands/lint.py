@@ -58,7 +58,8 @@ def _render(fmt: str, report) -> str:
 @click.option("-D", "--define", "defines", multiple=True, metavar="NAME[=VALUE]",
               help="Preprocessor definition, as the compiler is given it.")
 @click.option("--include", multiple=True, metavar="GLOB", help="Files to lint inside directories.")
-@click.option("--exclude", multiple=True, metavar="GLOB", help="Files and directories to skip.")
+@click.option("--exclude", multiple=True, metavar="GLOB",
+              help="Files and directories to skip, besides the configured ones.")
 @click.option("--config", "config_file", type=click.Path(dir_okay=False),
               help="Use this configuration file instead of searching for one.")
 @click.option("--baseline", type=click.Path(dir_okay=False),
@@ -87,7 +88,7 @@ def lint(paths, fmt, output, select, ignore, severities, fail_on, arch, block, r
         ignore=config.check_prefixes(_codes(ignore), where) if ignore else None,
         severity=tuple(_severity_override(item) for item in severities),
         include=tuple(include) or None,
-        exclude=tuple(exclude) or None,
+        extend_exclude=tuple(exclude),
         arch=arch,
         block=parse_block(block),
         defines=tuple(config.parse_define(item, "-D") for item in defines) or None,

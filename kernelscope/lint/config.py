@@ -97,7 +97,7 @@ class Overrides:
     ignore: Optional[tuple] = None
     severity: tuple = ()
     include: Optional[tuple] = None
-    exclude: Optional[tuple] = None
+    extend_exclude: tuple = ()          # added to the configured exclusions, never replacing them
     arch: Optional[str] = None
     block: Optional[tuple] = None
     defines: Optional[tuple] = None
@@ -106,9 +106,11 @@ class Overrides:
 
     def apply(self, settings: Settings) -> Settings:
         changes = {name: value for name, value in dataclasses.asdict(self).items()
-                   if value is not None and name != "severity"}
+                   if value is not None and name not in ("severity", "extend_exclude")}
         if self.severity:
             changes["severity"] = settings.severity + tuple(self.severity)
+        if self.extend_exclude:
+            changes["exclude"] = settings.exclude + tuple(self.extend_exclude)
         return dataclasses.replace(settings, **changes)
 
 
