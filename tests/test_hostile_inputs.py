@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 TIME_LIMIT_S = 5.0
-MEMORY_LIMIT_BYTES = 4 * 1024 ** 3
+MEMORY_LIMIT_BYTES = 2 * 1024 ** 3
 
 def kernel_with(expr: str, name: str = "k") -> str:
     """A small valid kernel whose one store writes `expr`."""

@@ -799,7 +799,7 @@ class Walker:
             return Value(sx.Opaque(name, tuple(v.expr for v in values)), values[0].ctype if values else "float")
         helper = self.unit.device_functions.get(name)
         if helper is not None:
-            return self._inline(helper, name, values, node)
+            return self._inline(helper, name, values, node, template_type)
         if name == "dim3":
             exprs = [v.expr for v in values] + [sx.Const(1)] * (3 - len(values))
             return Value(sx.Opaque("dim3"), "dim3", dims=tuple(exprs[:3]))
@@ -858,12 +858,16 @@ class Walker:
             return self._node_text(function).split("::")[-1], None
         return self._node_text(function), None
 
-    def _inline(self, helper, name: str, values: list, call_node) -> Value:
+    def _inline(self, helper, name: str, values: list, call_node, template_arguments: str | None = None) -> Value:
         if name in self.inline_stack or len(self.inline_stack) >= MAX_INLINE_DEPTH:
             return Value(sx.Opaque(name, tuple(v.expr for v in values)))
-        parameters, body, return_type = helper
+        parameters, body, return_type, template_params = helper
         saved_env, saved_returns, saved_conditions = self.env, self.return_values, list(self.conditions)
         env = {k: v for k, v in saved_env.items() if v.pointer is not None and v.pointer.space == "shared"}
+        for param_name, argument in zip(template_params, _split_arguments(template_arguments or "")):
+            constant = sx.try_constant(_number(argument).expr) if argument else None
+            if param_name and constant is not None:
+                env[param_name] = Value(sx.Const(constant), "int")
         for k, (param_name, param_type) in enumerate(parameters):
             if k < len(values):
                 value = values[k]
@@ -992,6 +996,21 @@ def _number(text: str) -> Value:
         return Value(sx.Const(float(lowered.rstrip("l"))), "double")
     except ValueError:
         return Value(sx.Opaque(text), None)
+
+
+def _split_arguments(text: str) -> list[str]:
+    parts, depth, current = [], 0, []
+    for ch in text:
+        depth += ch in "(<[" and 1 or 0
+        depth -= ch in ")>]" and 1 or 0
+        if ch == "," and depth == 0:
+            parts.append("".join(current).strip())
+            current = []
+        else:
+            current.append(ch)
+    if "".join(current).strip():
+        parts.append("".join(current).strip())
+    return parts
 
 
 def _promote(a: str | None, b: str | None) -> str | None:

@@ -206,7 +206,12 @@ def _collect_device_functions(unit: FileUnit, captures: dict) -> None:
             stars = _text(param_declarator).count("*") if param_declarator is not None else 0
             parameters.append((_leaf_name(param_declarator) or "", param_type + "*" * stars))
         return_type = normalise_type(_text(node.child_by_field_name("type")))
-        unit.device_functions[name] = (parameters, body, return_type)
+        template_params = []
+        if node.parent is not None and node.parent.type == "template_declaration":
+            template_list = node.parent.child_by_field_name("parameters")
+            for param in (template_list.named_children if template_list is not None else []):
+                template_params.append(_leaf_name(param.child_by_field_name("declarator")) or _type_param_name(param))
+        unit.device_functions[name] = (parameters, body, return_type, template_params)
 
 
 def _collect_instantiations(unit: FileUnit, captures: dict) -> dict:

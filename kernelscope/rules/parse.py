@@ -30,9 +30,9 @@ class UnparsableSource(Rule):
 
 class UnsupportedConstruct(Rule):
     """## What it does
-    Reports constructs that the analyses do not model, such as inline PTX assembly, function
-    pointers, or device code reached through virtual calls. Results for the kernel around them are
-    approximate.
+    Reports code that the analyses could not follow: constructs they do not model (such as inline
+    PTX assembly) and expressions or macro expansions nested too deeply to analyse. Results for the
+    kernel around them are approximate.
 
     ## Why is this bad?
     It is a limit of the analyser rather than of the code: accesses and barriers inside the

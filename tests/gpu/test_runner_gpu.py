@@ -137,3 +137,13 @@ def test_profile_measures_coalesced_loads_for_the_naive_kernel():
     assert result.verdicts[0][0]["correct"] is True
     if os.environ.get("KERNELSCOPE_FIXTURE_OUT"):
         Path(os.environ["KERNELSCOPE_FIXTURE_OUT"]).write_text(result.csv_text)
+
+
+def test_reference_kernel_spec_verifies_and_gives_a_speedup(pool):
+    from kernelscope.runner import evaluate
+
+    problem = load_spec(ADVERSARIAL / "kernel_reference")
+    good = evaluate(problem, (ADVERSARIAL / "correct.cu").read_text(), pool=pool, repeats=10)
+    assert good.correct and 0.5 < good.speedup < 2.0     # the same kernel as the reference
+    bad = evaluate(problem, (ADVERSARIAL / "half_write.cu").read_text(), pool=pool, repeats=10)
+    assert "unwritten_output" in bad.flags
