@@ -165,12 +165,14 @@ def test_a_request_touches_between_one_and_thirty_two_sectors(measured):
             assert requests <= sectors <= 32 * requests, f"{name} {op}: {sectors} sectors, {requests} requests"
 
 
-def test_a_shared_instruction_takes_at_least_one_wavefront(measured):
+def test_shared_wavefronts_appear_exactly_when_shared_instructions_do(measured):
+    # Not wavefronts >= instructions: a guarded shared access is predicated, and a warp whose lanes
+    # are all switched off still issues it without any wavefront (see smem_reduce_sequential).
     for name, row in measured.items():
         for op in ("ld", "st"):
             wavefronts, requests = _count(row, f"shared_{op}_wavefronts"), _count(row, f"shared_{op}_requests")
-            assert wavefronts >= requests, f"{name} shared {op}"
             assert (wavefronts == 0) == (requests == 0), f"{name} shared {op}"
+            assert _count(row, f"shared_{op}_bank_conflicts") <= wavefronts, f"{name} shared {op}"
 
 
 def test_derived_columns_follow_from_the_counts(measured):
@@ -197,7 +199,11 @@ def test_kernels_without_global_stores_or_loads_show_none(measured):
 def test_measured_counters_match_the_hand_derived_expectations(measured, name):
     row = measured[name]
     for key, expected in BY_NAME[name]["expect"].items():
-        if key.endswith("_per_request"):
+        if key.startswith("shared_"):
+            # Shared wavefronts carry a few percent of extra wavefronts from arbitration with the
+            # L1 traffic sharing the data banks; 10% still tells 1-way from 2-way.
+            assert float(row[key]) == pytest.approx(expected, rel=0.1), f"{name}: {key}"
+        elif key.endswith("_per_request"):
             assert float(row[key]) == pytest.approx(expected, rel=1e-3), f"{name}: {key}"
         else:
             assert _count(row, key) == expected, f"{name}: {key}"
@@ -217,6 +223,22 @@ def test_random_indices_scatter_the_gather_and_the_scatter(measured):
     assert float(measured["st_scatter_permutation"]["st_sectors_per_request"]) > 30
     identity = measured["ld_gather_identity"]
     assert float(identity["ld_sectors_per_request"]) == 4
+
+
+def test_same_address_float_atomics_cost_a_sector_per_lane_unless_the_compiler_aggregates(measured):
+    threads = BY_NAME["atom_add_single_float"]["bindings"]["n"]
+    single_float, single_int = measured["atom_add_single_float"], measured["atom_inc_single_int"]
+    assert _count(single_float, "red_requests") == threads // 32
+    assert _count(single_float, "red_sectors") == threads
+    # atomicAdd(counter, 1) becomes one RED per warp of the popcount of active lanes.
+    assert _count(single_int, "red_requests") == _count(single_int, "red_sectors") == threads // 32
+
+
+def test_constant_moves_written_as_hfma2_show_up_as_hfma(measured):
+    # st_float4_coalesced does no arithmetic, but its constants 1.0f/2.0f/3.0f are materialised
+    # with HFMA2.MMA, which ncu's op_hfma counter includes.
+    row = measured["st_float4_coalesced"]
+    assert _count(row, "hfma") > 0 and _count(row, "hadd") == _count(row, "hmul") == 0
 
 
 def test_converter_reproduces_the_committed_csv_from_the_raw_ncu_output(tmp_path):
