@@ -27,6 +27,7 @@ REGISTER_MODES = ("auto", "ptxas", "estimate")
 class Options:
     arch: str = "sm_90"
     block: tuple | None = None          # assumed where no launch site gives one
+    grid: tuple | None = None           # likewise for the grid (gridDim in grid-stride loops, totals)
     bindings: dict = field(default_factory=dict)
     defines: dict = field(default_factory=dict)
     registers: str = "auto"
@@ -183,6 +184,8 @@ def _launch_shape(kernel, options: Options, bindings: dict):
             break
     if block is None and options.block:
         block, source = tuple(options.block), "option"
+    if grid is None and options.grid:
+        grid = tuple(options.grid)
     if block is None and kernel.launch_bounds and isinstance(kernel.launch_bounds[0], int) and \
             0 < kernel.launch_bounds[0] <= MAX_BLOCK_THREADS:
         block, source = (kernel.launch_bounds[0], 1, 1), "launch_bounds"

@@ -64,9 +64,9 @@ def analyze(kernel, memory_result, weights: ExecWeights, gpu=None, threads_launc
     special = 0.0
     unknown_flops = []
     for site in kernel.arith:
-        weight, text = weights.weight(site.context)
+        weight = weights.executions(site.context)
         if weight is None:
-            unknown_flops.append(f"{site.flops}*{text}")
+            unknown_flops.append(f"{site.flops}*{weights.weight(site.context)[1]}")
             continue
         if site.op in ("sqrt", "special", "div"):
             special += weight
@@ -74,11 +74,11 @@ def analyze(kernel, memory_result, weights: ExecWeights, gpu=None, threads_launc
     global_bytes = 0.0
     shared_bytes = 0.0
     unknown_bytes = []
-    for access in memory_result.accesses:
-        weight = access.exec_weight
-        if isinstance(weight, str):
+    for access, record in zip(memory_result.accesses, kernel.accesses):
+        weight = weights.executions(record.context)
+        if weight is None:
             if access.space == "global":
-                unknown_bytes.append(f"{access.elem_bytes}*{weight}")
+                unknown_bytes.append(f"{access.elem_bytes}*{access.exec_weight}")
             continue
         moved = access.elem_bytes * weight * (2 if access.op == "atomic" else 1)
         if access.space == "global":

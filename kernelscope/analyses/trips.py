@@ -91,6 +91,47 @@ def _geometric_counts(start, bound, step, compare, op):
     return np.array([count])
 
 
+def _loop_values(loop, env: dict, slots: int, active: np.ndarray):
+    """The successive values of a uniform loop variable, or None."""
+    if loop.var is None or loop.start is None or loop.bound is None or loop.step is None:
+        return None
+    try:
+        start = evaluate_per_thread(loop.start, env, slots)[active]
+        bound = evaluate_per_thread(loop.bound, env, slots)[active]
+        step = evaluate_per_thread(loop.step, env, slots)[active]
+    except (sx.Unevaluable, TypeError, ValueError, OverflowError, ZeroDivisionError):
+        return None
+    if start.size == 0 or not (np.all(start == start[0]) and np.all(bound == bound[0]) and np.all(step == step[0])):
+        return None
+    value, limit, amount = int(start[0]), int(bound[0]), int(step[0])
+    op = getattr(loop, "step_op", "+")
+    tests = {"<": lambda v: v < limit, "<=": lambda v: v <= limit, ">": lambda v: v > limit,
+             ">=": lambda v: v >= limit, "!=": lambda v: v != limit}
+    test = tests.get(loop.compare)
+    if test is None:
+        return None
+    values = []
+    while test(value):
+        values.append(value)
+        if len(values) > MAX_SIMULATED_ITERATIONS:
+            return None
+        if op == "+":
+            if amount == 0:
+                return None
+            value += amount
+        elif op == "*" and abs(amount) > 1:
+            value *= amount
+        elif op == "<<" and 0 < amount < 63:
+            value <<= amount
+        elif op == ">>" and 0 < amount < 63:
+            value >>= amount
+        elif op == "/" and abs(amount) > 1:
+            value = int(value / amount)
+        else:
+            return None
+    return values
+
+
 class ExecWeights:
     """Caches loop trip counts for one kernel under one environment."""
 
@@ -105,6 +146,41 @@ class ExecWeights:
         if key not in self._cache:
             self._cache[key] = trip_count(loop, self.env, self.slots, self.active)
         return self._cache[key]
+
+    def executions(self, context):
+        """Mean times a thread of the block executes a statement in `context`, counting only
+        threads whose guarding conditions hold: what per-thread totals (FLOPs, bytes) need.
+        Conditions on a uniform loop variable (`if (t < half)` in a reduction) are evaluated for
+        each iteration of that loop. None when unknown."""
+        from kernelscope.analyses.threads import condition_mask
+
+        conditions = context.conditions
+        loop_conditions = [c for c in conditions for loop in context.loops
+                           if loop.var and loop.var in c.expr.symbols()]
+        if not loop_conditions:
+            numeric, _ = self.weight(context)
+            if numeric is None:
+                return None
+            mask = condition_mask(conditions, self.env, self.slots)[self.active]
+            return numeric * (float(mask.mean()) if mask.size else 0.0)
+        innermost = next(loop for loop in reversed(context.loops)
+                         if any(loop.var in c.expr.symbols() for c in loop_conditions))
+        values = _loop_values(innermost, self.env, self.slots, self.active)
+        if values is None:
+            return None
+        total = 0.0
+        for value in values:
+            env = {**self.env, innermost.var: value}
+            mask = condition_mask(conditions, env, self.slots)[self.active]
+            total += float(mask.mean()) if mask.size else 0.0
+        for loop in context.loops:
+            if loop is innermost:
+                continue
+            count = self.loop(loop)
+            if count is None:
+                return None
+            total *= count
+        return total
 
     def weight(self, context):
         """(numeric weight or None, symbolic text) for statements in `context`."""

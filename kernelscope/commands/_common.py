@@ -36,8 +36,8 @@ def exits_2_on_error(function):
     return wrapper
 
 
-def parse_block(text: str | None) -> tuple[int, int, int] | None:
-    """'256' -> (256,1,1); '16x16' -> (16,16,1); '8x8x4' -> (8,8,4)."""
+def parse_block(text: str | None, limit: int | None = 1024) -> tuple[int, int, int] | None:
+    """'256' -> (256,1,1); '16x16' -> (16,16,1); '8x8x4' -> (8,8,4). `limit` caps the product."""
     if text is None:
         return None
     parts = text.lower().replace(",", "x").split("x")
@@ -48,7 +48,7 @@ def parse_block(text: str | None) -> tuple[int, int, int] | None:
     if not 1 <= len(dims) <= 3 or any(d <= 0 for d in dims):
         raise click.BadParameter(f"block shape must have 1 to 3 positive sizes, got {text!r}")
     dims += [1] * (3 - len(dims))
-    if dims[0] * dims[1] * dims[2] > 1024:
+    if limit is not None and dims[0] * dims[1] * dims[2] > limit:
         raise click.BadParameter(f"block {text} has more than 1024 threads")
     return dims[0], dims[1], dims[2]
 

@@ -14,6 +14,7 @@ from kernelscope.commands._common import exits_2_on_error, parse_bindings, parse
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--arch", default="sm_90", show_default=True, help="Target architecture (sm_75 ... sm_120).")
 @click.option("--block", help="Block shape where no launch site gives one: 256, 16x16 or 8x8x4.")
+@click.option("--grid", help="Grid shape where no launch site gives one (same syntax as --block).")
 @click.option("--arg", "args", multiple=True, metavar="NAME=VALUE", help="Bind a scalar parameter.")
 @click.option("--dynamic-smem", type=click.IntRange(min=0), default=None, metavar="BYTES",
               help="Dynamic shared memory per block.")
@@ -23,14 +24,14 @@ from kernelscope.commands._common import exits_2_on_error, parse_bindings, parse
 @click.option("--preprocess", type=click.Choice(["builtin", "nvcc"]), default="builtin", show_default=True,
               help="Expand macros with the built-in preprocessor or with nvcc -E.")
 @exits_2_on_error
-def analyze(paths, output_format, arch, block, args, dynamic_smem, registers, defines, preprocess):
+def analyze(paths, output_format, arch, block, grid, args, dynamic_smem, registers, defines, preprocess):
     """Analyse CUDA files: coalescing, bank conflicts, occupancy, intensity, sync, divergence.
 
     Exit status: 0 analysed, 1 analysed with error-severity findings, 2 usage or input error."""
     from kernelscope.analyze import Options, analyze_path, document
     from kernelscope.frontend.discover import expand_paths
 
-    options = Options(arch=arch, block=parse_block(block), bindings=parse_bindings(args),
+    options = Options(arch=arch, block=parse_block(block), grid=parse_block(grid, limit=None), bindings=parse_bindings(args),
                       defines=parse_defines(defines), registers=registers, dynamic_smem=dynamic_smem,
                       preprocess=preprocess)
     _check_arch(arch)

@@ -779,17 +779,18 @@ class Walker:
             return Value(sx.Opaque(name, tuple(v.expr for v in values)), "int")
         if name in FMA:
             precision = FMA[name] or precision_of(_promote(*(v.ctype for v in values[:2]))) or "fp64"
-            self._flop(node, "fma", precision, 2 * (2 if name.endswith("2") else 1))
+            # packed half2 ops count like one instruction, as ncu's thread-instruction counters do
+            self._flop(node, "fma", precision, 2)
             return Value(sx.Opaque(name, tuple(v.expr for v in values)), _type_of_precision(precision))
         if name in SQRT:
             precision = SQRT[name] or precision_of(values[0].ctype if values else None) or "fp64"
             self._flop(node, "sqrt", precision, 1)
             return Value(sx.Opaque(name, tuple(v.expr for v in values)), _type_of_precision(precision))
         if name in HALF_ARITH:
-            op, lanes = HALF_ARITH[name]
+            op, _ = HALF_ARITH[name]
             precision = "fp64" if name.startswith("__d") else "fp32" if name.startswith("__f") else \
                 precision_of(values[0].ctype if values else None) or "fp16"
-            self._flop(node, op, precision, lanes)
+            self._flop(node, op, precision, 1)
             return Value(sx.Opaque(name, tuple(v.expr for v in values)), values[0].ctype if values else None)
         if name in SPECIAL_MATH:
             precision = "fp32" if name.endswith("f") or name.startswith("__") else "fp64"
@@ -954,8 +955,7 @@ class Walker:
         if precision is None or operator not in ("+", "-", "*", "/"):
             return
         op = {"+": "add", "-": "add", "*": "mul", "/": "div"}[operator]
-        lanes = 2 if ctype in ("__half2", "half2", "__nv_bfloat162", "nv_bfloat162") else 1
-        self._flop(node, op, precision, lanes)
+        self._flop(node, op, precision, 1)
 
     def _flop(self, node, op: str, precision: str, flops: int) -> None:
         if self.record:
