@@ -133,7 +133,8 @@ def parse_define(body_text: str, line: int) -> Macro | None:
     if not match:
         return None
     name = match.group(1)
-    rest = body_text[match.end():]
+    # comments are not part of a macro's replacement (a `//` one would swallow the rest of the line)
+    rest = "".join(t.text if t.kind != "comment" else " " for t in tokenize(body_text[match.end():]))
     if match.group(2) is None:
         return Macro(name, rest.strip(), None, line=line)
     raw = [p.strip() for p in match.group(2)[1:-1].split(",") if p.strip()]

@@ -37,7 +37,7 @@ def _kernel(result) -> list[str]:
                 cost = f"bank ways {a.bank_ways:.3g}"
             elif a.sectors_per_request is not None:
                 cost = f"{a.sectors_per_request:.3g} sectors/request (ideal {a.ideal_sectors:.3g})"
-            stride = f" stride {a.stride_bytes}B" if a.stride_bytes not in (None, 0) else ""
+            stride = f" stride {a.stride_bytes} B" if a.stride_bytes not in (None, 0) else ""
             out.append(f"      {a.line:>4}:{a.column:<3} {a.space:<6} {a.op:<6} {a.elem_bytes:>2}B "
                        f"{a.pattern:<9}{stride} {cost} x{a.exec_weight}  {a.expr}")
     if result.occupancy is not None:

@@ -119,10 +119,11 @@ class HarnessError(RuntimeError):
     """The runner failed for reasons of its own; the candidate is not to blame (and gets no reward)."""
 
 
-def default_run(code: str, kernel: str | None, task):
+def default_run(code: str, kernel: str | None, task, **options):
+    """The runner on the task's spec; `options` go to `kernelscope.runner.evaluate` (timeout_s, ...)."""
     from kernelscope.runner import evaluate, load_spec
 
-    result = evaluate(load_spec(task.spec_path), code, kernel)
+    result = evaluate(load_spec(task.spec_path), code, kernel, **options)
     if "harness_error" in result.flags:
         raise HarnessError(result.error or "the runner's worker failed")
     return result
