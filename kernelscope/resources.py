@@ -352,3 +352,81 @@ def ptxas_usage(source_text: str, arch="sm_90", defines=None, maxrregcount=None,
     """
     report = _report(source_text, arch, defines, maxrregcount, filename, include_dirs, extra_options, timeout)
     return group_by_kernel(parse_ptxas_log(report["log"]), report["names"])
+
+
+# ---------------------------------------------------------------------------------------------------
+# Estimating without nvcc
+
+# Registers per unit of each feature, fitted by non-negative least squares on the 354 kernels of this
+# repository that nvcc compiles (`python benchmarks/bench_estimator.py --fit` refits and prints them);
+# features that earned a zero weight are left out. Loop depth dominates: every nesting level keeps an
+# induction variable, a bound and the addresses advanced in it live; unrolled loops keep their
+# partial results in registers.
+ESTIMATOR_WEIGHTS = {
+    "base": 6.89,
+    "pointer_params": 2.24,       # a 64-bit address takes two registers
+    "loops": 0.57,
+    "loop_depth": 7.0,
+    "unrolled_loops": 3.77,
+    "arith_sites": 0.55,          # floating-point operation sites, at most ARITH_SITES_CAP of them
+    "local_words": 0.21,          # 4-byte words of small local arrays, which ptxas may keep in registers
+}
+ARITH_SITES_CAP = 24
+LOCAL_WORDS_CAP = 64
+MIN_REGISTERS = 8
+REGISTER_FILE = 65536
+
+
+def estimator_features(kernel) -> dict:
+    """The counts `estimate_usage` weighs, read from a kernelscope.model.Kernel."""
+    local_bytes = sum(kernel.local_arrays.values())
+    return {
+        "base": 1,
+        "pointer_params": sum(1 for p in kernel.params if p.is_pointer),
+        "loops": len(kernel.loops),
+        "loop_depth": max((loop.depth for loop in kernel.loops), default=0),
+        "unrolled_loops": sum(1 for loop in kernel.loops if loop.unrolled is not None),
+        "arith_sites": min(len(kernel.arith), ARITH_SITES_CAP),
+        "local_words": min(local_bytes // 4, LOCAL_WORDS_CAP),
+    }
+
+
+def _launch_bounds_register_cap(kernel) -> int:
+    """The cap ptxas derives from __launch_bounds__(max_threads, min_blocks): the register file shared
+    by min_blocks blocks of max_threads, in whole 8-register steps."""
+    bounds = [b for b in kernel.launch_bounds[:2] if isinstance(b, int) and b > 0]
+    if not bounds:
+        return 255
+    threads = _round_up(bounds[0], 32)
+    blocks = bounds[1] if len(bounds) > 1 else 1
+    return max(MIN_REGISTERS, min(255, REGISTER_FILE // (threads * blocks) // 8 * 8))
+
+
+def _round_up(value: int, unit: int) -> int:
+    return -(-value // unit) * unit
+
+
+def _static_shared_bytes(kernel) -> int:
+    total = 0
+    for array in kernel.shared_arrays:
+        if array.dynamic or not all(isinstance(d, int) for d in array.dims):
+            continue
+        total += array.static_bytes
+    return total
+
+
+def estimate_usage(kernel) -> ResourceUsage:
+    """A register estimate for machines without nvcc (median error against ptxas in
+    profiles/measured/estimator_error.csv). Shared memory and barriers come straight from the record."""
+    features = estimator_features(kernel)
+    registers = round(sum(ESTIMATOR_WEIGHTS[name] * value for name, value in features.items()))
+    registers = min(max(registers, MIN_REGISTERS), _launch_bounds_register_cap(kernel))
+    local_bytes = sum(kernel.local_arrays.values())
+    return ResourceUsage(
+        registers=registers,
+        stack_bytes=local_bytes if local_bytes > LOCAL_WORDS_CAP * 4 else 0,
+        static_shared_bytes=_static_shared_bytes(kernel),
+        barriers=1 if any(b.kind.startswith("syncthreads") for b in kernel.barriers) else 0,
+        source="estimate",
+        instantiation=kernel.name,
+    )

@@ -174,3 +174,50 @@ def test_a_compiler_that_hangs_is_stopped(monkeypatch):
     monkeypatch.setattr(subprocess, "run", slow)
     with pytest.raises(InputError, match="within 1 s"):
         ptxas_usage("__global__ void k() {}", timeout=1)
+
+
+# --- the estimator -------------------------------------------------------------------------------
+
+
+def _kernels(name):
+    from kernelscope.frontend import parse_file
+
+    return {k.name: k for k in parse_file((CORPUS / name).read_text(), name).kernels}
+
+
+def test_estimate_takes_static_shared_memory_and_barriers_from_the_source():
+    captured = group_by_kernel(parse_ptxas_log(_log("shared_sm80.log")))
+    for name, kernel in _kernels("shared.cu").items():
+        estimate = resources.estimate_usage(kernel)
+        assert estimate.source == "estimate"
+        assert estimate.static_shared_bytes == captured[name].static_shared_bytes
+        assert estimate.barriers == captured[name].barriers
+
+
+def test_estimate_respects_the_register_cap_of_launch_bounds():
+    # __launch_bounds__(1024, 2): 65536 / 2048 = 32 registers at most, as ptxas reports for `spilling`.
+    spilling = _kernels("bounds.cu")["spilling"]
+    captured = group_by_kernel(parse_ptxas_log(_log("bounds_sm90.log")))["spilling"]
+    assert resources.estimate_usage(spilling).registers <= captured.registers == 32
+
+
+def test_estimate_ranks_a_loop_heavy_kernel_above_a_copy():
+    heavy = resources.estimate_usage(_kernels("shared.cu")["matmul_tiled"]).registers
+    light = resources.estimate_usage(_kernels("basic.cu")["copy"]).registers
+    assert heavy > light
+
+
+def test_measured_estimator_error_beats_guessing_the_median():
+    import csv
+    import statistics
+
+    from kernelscope.paths import profile_file
+
+    with profile_file("measured/estimator_error.csv").open() as stream:
+        rows = list(csv.DictReader(stream))
+    assert len(rows) >= 300
+    truth = [int(r["ptxas_registers"]) for r in rows]
+    guess = statistics.median(truth)
+    estimate_error = statistics.median(abs(int(r["estimated_registers"]) - t) for r, t in zip(rows, truth))
+    baseline_error = statistics.median(abs(guess - t) for t in truth)
+    assert estimate_error < baseline_error
