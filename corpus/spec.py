@@ -1,4 +1,4 @@
-"""Read a corpus problem (problem.toml) and build its inputs and reference outputs with numpy.
+"""Read a corpus problem (spec.toml) and build its inputs and reference outputs with numpy.
 
 This is the small, dependency-free reading of the spec format that the corpus tests and the
 measurement script share; `kernelscope.runner` has its own, authoritative loader.
@@ -118,9 +118,9 @@ def load_module(path: Path):
 
 
 def load_problem(directory: Path) -> Problem:
-    with open(directory / "problem.toml", "rb") as handle:
+    with open(directory / "spec.toml", "rb") as handle:
         return Problem(directory, tomllib.load(handle))
 
 
 def all_problems() -> list[Problem]:
-    return [load_problem(d) for d in sorted(CORPUS_DIR.iterdir()) if (d / "problem.toml").exists()]
+    return [load_problem(d) for d in sorted(CORPUS_DIR.iterdir()) if (d / "spec.toml").exists()]

@@ -51,6 +51,14 @@ def test_problem_is_complete(problem):
 
 
 @pytest.mark.parametrize("problem", PROBLEMS, ids=IDS)
+def test_the_runner_accepts_the_spec(problem):
+    from kernelscope.runner import load_spec
+
+    spec = load_spec(problem.directory)
+    assert [impl.file for impl in spec.implementations] == [impl["file"] for impl in problem.implementations]
+
+
+@pytest.mark.parametrize("problem", PROBLEMS, ids=IDS)
 def test_small_size_is_not_a_multiple_of_the_block(problem):
     """The small size is odd-shaped so that bounds checks are exercised."""
     small = problem.sizes["small"]

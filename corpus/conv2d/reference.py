@@ -1,11 +1,12 @@
 import numpy as np
 
 
-def reference(x, weight, bias, n, cin, cout, h, w):
-    padded = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (1, 1), (1, 1)))
-    out = np.zeros((n, cout, h, w)) + bias.astype(np.float64)[None, :, None, None]
+def reference(x, weight, bias, n, cin, cout, h, w, xp=np):
+    padded = xp.pad(x.astype(xp.float64), ((0, 0), (0, 0), (1, 1), (1, 1)))
+    out = xp.zeros((cout, n, h, w)) + bias.astype(xp.float64)[:, None, None, None]
     for dy in range(3):
         for dx in range(3):
-            out += np.einsum("oc,nchw->nohw", weight[:, :, dy, dx].astype(np.float64),
-                             padded[:, :, dy:dy + h, dx:dx + w], optimize=True)
-    return {"out": out.astype(np.float32)}
+            # (cout, cin) contracted with (n, cin, h, w) over cin gives (cout, n, h, w)
+            out += xp.tensordot(weight[:, :, dy, dx].astype(xp.float64), padded[:, :, dy:dy + h, dx:dx + w],
+                                axes=([1], [1]))
+    return {"out": xp.ascontiguousarray(out.transpose(1, 0, 2, 3)).astype(xp.float32)}

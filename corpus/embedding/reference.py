@@ -1,2 +1,5 @@
-def reference(weight, idx, tokens, dim):
+import numpy as np
+
+
+def reference(weight, idx, tokens, dim, xp=np):
     return {"out": weight[idx]}

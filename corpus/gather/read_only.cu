@@ -1,5 +1,5 @@
 // Four indices per thread through an int4 load, the table read through the read-only (texture)
-// path, which keeps the 4 MB table's hot lines in L1 without polluting it with the streams.
+// path, which keeps lines of the 4 MB table in L1 without polluting it with the streams.
 extern "C" __global__ void gather(const float *__restrict__ x, const int *__restrict__ idx,
                                   float *__restrict__ out, int n)
 {

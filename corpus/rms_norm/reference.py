@@ -1,7 +1,7 @@
 import numpy as np
 
 
-def reference(x, weight, rows, cols):
-    x64 = x.astype(np.float64)
-    scale = 1.0 / np.sqrt((x64 * x64).mean(axis=1, keepdims=True) + 1e-6)
-    return {"out": (x64 * scale * weight).astype(np.float32)}
+def reference(x, weight, rows, cols, xp=np):
+    x64 = x.astype(xp.float64)
+    scale = 1.0 / xp.sqrt((x64 * x64).mean(axis=1, keepdims=True) + 1e-6)
+    return {"out": (x64 * scale * weight).astype(xp.float32)}

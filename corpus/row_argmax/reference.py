@@ -1,5 +1,5 @@
 import numpy as np
 
 
-def reference(x, rows, cols):
-    return {"out": np.argmax(x, axis=1).astype(np.int32)}
+def reference(x, rows, cols, xp=np):
+    return {"out": xp.argmax(x, axis=1).astype(xp.int32)}

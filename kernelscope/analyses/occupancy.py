@@ -300,9 +300,13 @@ def diagnostics(result: OccupancyResult, kernel_name: str, path: str, line: int,
 
 
 def _low_occupancy_message(result: OccupancyResult) -> str:
+    blocks = f"{result.active_blocks_per_sm} block{'' if result.active_blocks_per_sm == 1 else 's'}"
+    limiter = result.limiter.replace("_", " ")
+    if result.limiter == "registers":
+        limiter += f" ({result.registers} per thread, {'estimated' if result.registers_source == 'estimate' else 'from ptxas'})"
     head = (f"theoretical occupancy {result.theoretical_occupancy:.0%} ({result.active_warps_per_sm} of "
-            f"{result.max_warps_per_sm} warps per SM, {result.active_blocks_per_sm} blocks of "
-            f"{result.block_size} threads), limited by {result.limiter.replace('_', ' ')}")
+            f"{result.max_warps_per_sm} warps per SM, {blocks} of {result.block_size} threads), "
+            f"limited by {limiter}")
     if result.active_blocks_per_sm == 0:
         return head + f": one block does not fit on an SM; {_fit_one_block_advice(result)}"
     advice = _lift_advice(result)
