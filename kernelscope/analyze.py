@@ -86,6 +86,7 @@ class FileResult:
 
     def to_json(self) -> dict:
         return {"path": self.path, "errors": [e.to_json() for e in self.errors],
+                "notes": list(getattr(self.model, "notes", [])),
                 "kernels": [k.to_json() for k in self.kernels]}
 
     @property
@@ -237,7 +238,7 @@ def _resource_usage(model, text: str, path: str, options: Options) -> dict:
         except Exception as exc:
             if mode == "ptxas":
                 raise
-            model.errors.append(SourceError(1, 1, f"ptxas unavailable, registers estimated: {str(exc).splitlines()[0][:200]}"))
+            model.notes.append(f"ptxas failed, registers estimated: {str(exc).splitlines()[0][:200]}")
     usages = {}
     for kernel in model.kernels:
         usage = measured.get(kernel.name)

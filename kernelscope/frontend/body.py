@@ -17,6 +17,7 @@ from kernelscope.frontend.ctypes import SCALAR_BYTES, TypeTable, normalise_type,
 from kernelscope.model import Access, Arith, Barrier, Branch, Call, Condition, Context, Loop, SharedArray
 
 MAX_EXPRESSION_DEPTH = 150
+MAX_STATEMENT_DEPTH = 120
 MAX_INLINE_DEPTH = 6
 
 BUILTIN_INDEX = {"threadIdx", "blockIdx", "blockDim", "gridDim"}
@@ -115,6 +116,7 @@ class Walker:
         self.return_values: list[Value] | None = None
         self.current_function: str | None = None
         self._pending_unroll = None
+        self._statement_depth = 0
         self.on_launch = None       # host walks: called with each `k<<<...>>>(...)` node
 
     # -- positions ---------------------------------------------------------------------------
@@ -133,6 +135,16 @@ class Walker:
             self.statement(body)
 
     def statement(self, node) -> None:
+        self._statement_depth += 1
+        try:
+            if self._statement_depth > MAX_STATEMENT_DEPTH:
+                self._note_once("statements nest too deeply; the innermost ones are not analysed")
+                return
+            self._statement(node)
+        finally:
+            self._statement_depth -= 1
+
+    def _statement(self, node) -> None:
         kind = node.type
         handler = getattr(self, "stmt_" + kind, None)
         if handler is not None:

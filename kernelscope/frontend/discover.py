@@ -15,7 +15,10 @@ def expand_paths(paths) -> list[Path]:
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            found.extend(sorted(p for p in path.rglob("*") if p.suffix in CUDA_SUFFIXES and p.is_file()))
+            inside = sorted(p for p in path.rglob("*") if p.suffix in CUDA_SUFFIXES and p.is_file())
+            if not inside:
+                raise InputError(f"{raw}: no CUDA files (.cu, .cuh) in this directory")
+            found.extend(inside)
         elif path.exists():
             found.append(path)
         else:

@@ -154,6 +154,7 @@ class Preprocessor:
         for name, value in (defines or {}).items():
             self.macros[name] = Macro(name, str(value))
         self.errors: list[SourceError] = []
+        self._offset_notes: list[tuple[int, str]] = []   # (original offset, message), located at the end
         self._budget = 0
 
     # -- public -----------------------------------------------------------------------------
@@ -202,6 +203,9 @@ class Preprocessor:
         flush_code()
         if stack:
             self.errors.append(SourceError(len(line_starts), 1, "unterminated #if at end of file"))
+        for offset, message in self._offset_notes:
+            line = bisect.bisect_right(line_starts, offset)
+            self.errors.append(SourceError(line, offset - line_starts[line - 1] + 1, message))
         expanded = "".join(out)
         return Preprocessed(expanded, text, positions, self.macros, self.errors)
 
@@ -473,8 +477,8 @@ class Preprocessor:
         return False
 
     def _note_once(self, offset: int, message: str) -> None:
-        if not any(e.message == message for e in self.errors):
-            self.errors.append(SourceError(0, 0, message))
+        if not any(note == message for _, note in self._offset_notes):
+            self._offset_notes.append((offset, message))
 
 
 def preprocess(text: str, defines: dict | None = None, arch: str = "sm_90") -> Preprocessed:

@@ -47,7 +47,8 @@ def read_source(path: str | os.PathLike) -> SourceText:
     if size > limit:
         raise InputError(f"{path}: file is {size} bytes, over the {limit}-byte limit (set KERNELSCOPE_MAX_BYTES)")
     try:
-        data = path.read_bytes()
+        with path.open("rb") as handle:
+            data = handle.read(limit + 1)   # a file that grows while we read is still bounded
     except OSError as exc:
         raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
     return decode_source(data, str(path))
