@@ -274,7 +274,7 @@ def test_json_has_the_contract_keys():
     assert document["barriers"] == 0
     assert set(document) >= {"barriers", "divergent_barriers", "shared_races", "atomics"}
     assert set(document["shared_races"][0]) >= {"array", "kind", "first_line", "second_line", "message"}
-    assert document["atomics"]["count"] == 1 and document["atomics"]["same_address_contention"] == 1
+    assert document["atomics"] == 1 and document["atomic_details"]["same_address_contention"] == 1
 
 
 def test_every_rule_has_a_name_and_severity():

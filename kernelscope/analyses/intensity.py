@@ -123,6 +123,7 @@ def _roofline(result: IntensityResult, gpu) -> None:
     result.ridge_point = peak / bandwidth
     intensity = result.arithmetic_intensity
     if intensity is None:
+        result.bound = "unknown"  # FLOPs or bytes depend on a loop bound nobody gave (--arg)
         return
     if intensity == float("inf"):
         result.bound = "compute"
