@@ -129,16 +129,15 @@ def _access(access, env: dict, slots: int, real: np.ndarray, weights: ExecWeight
     issuing = lanes_per_warp > 0
     result.active_lanes = float(lanes_per_warp[issuing].mean()) if issuing.any() else 0.0
     result.requests_per_block = float(issuing.sum())
-    if access.address.has_load() and _depends_on_load(access.address):
-        return _indirect(result, lanes_per_warp, issuing)
+    free = sx.free_names(access.address)
     try:
-        addresses = evaluate_per_thread(access.address, with_placeholders(access.address, env, PLACEHOLDER), slots)
+        addresses = evaluate_per_thread(access.address, _with_values(env, free, PLACEHOLDER), slots)
     except sx.Indirect:
         return _indirect(result, lanes_per_warp, issuing)
     except (sx.Unevaluable, TypeError, ValueError, OverflowError, ZeroDivisionError) as exc:
         result.note = f"address not evaluable: {exc}"
         return result
-    symbolic_stride = _symbolic_stride(access, env, slots, addresses)
+    symbolic_stride = _symbolic_stride(access, env, slots, addresses, [n for n in free if n not in env])
     result.stride_bytes, result.pattern = _pattern(addresses, active, access.elem_bytes, symbolic_stride)
     if access.space == "shared":
         wavefronts, ideal = _shared_wavefronts(addresses, active, access.elem_bytes)
@@ -153,24 +152,9 @@ def _access(access, env: dict, slots: int, real: np.ndarray, weights: ExecWeight
     return result
 
 
-def _depends_on_load(address: sx.Expr) -> bool:
-    try:
-        address.evaluate(_AnyEnv())
-    except sx.Indirect:
-        return True
-    except Exception:
-        return False
-    return False
-
-
-class _AnyEnv(dict):
-    """An environment where every name has a value: only loads stay unevaluable."""
-
-    def __contains__(self, key):
-        return True
-
-    def __getitem__(self, key):
-        return 1
+def _with_values(env: dict, names, value: int) -> dict:
+    missing = [n for n in names if n not in env]
+    return {**env, **dict.fromkeys(missing, value)} if missing else env
 
 
 def _indirect(result: AccessResult, lanes_per_warp: np.ndarray, issuing: np.ndarray) -> AccessResult:
@@ -186,13 +170,12 @@ def _indirect(result: AccessResult, lanes_per_warp: np.ndarray, issuing: np.ndar
     return result
 
 
-def _symbolic_stride(access, env, slots, addresses):
+def _symbolic_stride(access, env, slots, addresses, free):
     """If the lane-to-lane stride depends on an unbound parameter, describe it symbolically."""
-    free = [n for n in sx.free_names(access.address) if n not in env]
     if not free:
         return None
     try:
-        other = evaluate_per_thread(access.address, with_placeholders(access.address, env, PLACEHOLDER_ALT), slots)
+        other = evaluate_per_thread(access.address, _with_values(env, free, PLACEHOLDER_ALT), slots)
     except Exception:
         return None
     stride_a = _lane_stride(addresses)
@@ -226,7 +209,7 @@ def _pattern(addresses: np.ndarray, active: np.ndarray, elem: int, symbolic_stri
         if np.all(lanes == lanes[0]):
             return 0, "broadcast"
         differences = np.diff(lanes)
-        stride = int(np.median(differences))
+        stride = int(differences[0]) if np.all(differences == differences[0]) else int(np.median(differences))
         if symbolic_stride is not None:
             return symbolic_stride, "strided"
         if stride == elem and np.all(differences[differences != stride] >= 0):

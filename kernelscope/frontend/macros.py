@@ -86,6 +86,9 @@ class PositionMap:
         self._verbatim: list[bool] = []
 
     def add(self, out_start: int, orig_start: int, verbatim: bool) -> None:
+        if verbatim and self._verbatim and self._verbatim[-1] and \
+                orig_start - self._orig_starts[-1] == out_start - self._out_starts[-1]:
+            return  # continues the previous verbatim stretch
         self._out_starts.append(out_start)
         self._orig_starts.append(orig_start)
         self._verbatim.append(verbatim)
