@@ -77,6 +77,8 @@ def test_return_before_barrier_depends_on_the_grid_when_known():
     __syncthreads();
     out[i] = s[threadIdx.x ^ 1];"""
     assert ("KS206", 7) in rules(body, bindings={"n": 200, "gridDim.x": 2})
+    kernel = kernel_of(body)
+    assert sync.analyze(kernel, (128, 1, 1), {"n": 200}, grid=(2, 1, 1)).returns_before_barrier
     assert "KS206" not in codes(body, bindings={"n": 256, "gridDim.x": 2})
     assert "KS206" in codes(body)   # unknown grid: the condition reads threadIdx, so some threads may leave
 

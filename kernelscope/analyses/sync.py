@@ -44,6 +44,7 @@ UNKNOWN_TRIPS = 3        # iterations tried when the bound is unknown: enough to
 MAX_BLOCKS = 8           # blocks executed when the grid is known
 MAX_STEPS = 20000        # trace length cap per block
 MAX_PAIRS = 4_000_000    # thread pairs compared per access pair
+MAX_NOTES = 20           # reasons the result is approximate, kept for the JSON
 
 RULES = {
     "KS201": ("divergent-barrier", "error"),
@@ -308,7 +309,7 @@ class Findings:
         self.inexact: list = []
 
     def note(self, text: str) -> None:
-        if text not in self.inexact:
+        if text not in self.inexact and len(self.inexact) < MAX_NOTES:
             self.inexact.append(text)
 
 
@@ -754,10 +755,13 @@ def _grid(bindings: dict):
 
 # ------------------------------------------------------------------------------------------- public
 
-def analyze(kernel, block=(256, 1, 1), bindings: dict | None = None) -> SyncResult:
+def analyze(kernel, block=(256, 1, 1), bindings: dict | None = None, grid=None) -> SyncResult:
     """Synchronization facts for one kernel, for one block shape and the given scalar bindings
-    (parameter name -> value; `gridDim.x/y/z` make every block's conditions concrete)."""
+    (parameter name -> value). A grid (or `gridDim.x/y/z` bindings) makes every block's conditions
+    concrete; without one, conditions that read blockIdx are judged symbolically."""
     bindings = {**getattr(kernel, "template_bindings", {}), **(bindings or {})}
+    if grid is not None:
+        bindings.update({f"gridDim.{axis}": int(size) for axis, size in zip("xyz", tuple(grid) + (1, 1))})
     space = thread_space(block)
     tree = loop_tree(program_order(kernel))
     exit_lines = {r.context.conditions[-1].line for r in kernel.early_returns if r.context.conditions}
