@@ -115,3 +115,10 @@ def test_rules_lists_every_rule_and_explains_one():
 def test_rules_with_an_unknown_code_exits_2():
     result = CliRunner().invoke(cli, ["rules", "KS777"])
     assert result.exit_code == 2 and "no rule is called" in result.stderr
+
+
+def test_a_directory_without_cuda_files_is_an_input_error(project):
+    (project / "docs").mkdir()
+    (project / "docs" / "readme.md").write_text("nothing to lint\n")
+    code, _, err = run("docs")
+    assert code == 2 and "no CUDA files to lint in docs" in err

@@ -99,6 +99,9 @@ def lint(paths, fmt, output, select, ignore, severities, fail_on, arch, block, r
     # A baseline being written records everything, not only what an older baseline lacks.
     known = baselines.Baseline(baseline) if baseline and not write_baseline else None
     report = run_lint(paths, resolver, jobs=jobs, baseline=known)
+    if not report.files:
+        # A CI step that lints nothing is almost always pointed at the wrong place.
+        fail(f"no CUDA files to lint in {', '.join(paths)} (see --include)")
 
     for _, message in report.errors:
         click.echo(f"kernelscope: error: {message}", err=True)
