@@ -1,16 +1,19 @@
-"""Run the seeded synchronization corpus under compute-sanitizer racecheck and synccheck.
+"""Run synchronization test kernels under compute-sanitizer racecheck and synccheck.
 
-Each kernel of tests/kernels/sync/manifest.toml is compiled once with nvcc -lineinfo into a cubin, then
-launched once per tool in its own sanitizer process (a hang or a poisoned context then costs one kernel,
-not the run). The processes run in parallel. Every report is parsed into one CSV row per kernel and tool:
+Two sets: the seeded corpus (tests/kernels/sync/manifest.toml) and, as kernels written by others for
+other purposes, every implementation in corpus/*/spec.toml that uses shared memory, barriers, warp
+intrinsics or atomics (launched at its smallest size). Each kernel is compiled once with
+nvcc -lineinfo into a cubin, then launched once per tool in its own sanitizer process (a hang or a
+poisoned context then costs one kernel, not the run); the processes run in parallel. Every report is
+parsed into one CSV row per kernel and tool:
 
     kernel, tool, verdict (hazard | clean | timeout | failed), hazard_kind, lines, severity, reports
 
 and the raw sanitizer output is kept next to it so the parse can be redone without a GPU:
 
-    python3 benchmarks/gpu/sanitize_sync.py run --out $OUT            # on the GPU machine
-    python3 benchmarks/gpu/sanitize_sync.py parse $OUT/sync_sanitizer_logs.jsonl -o verdicts.csv
-    python3 benchmarks/gpu/sanitize_sync.py launch NAME --cubins DIR  # what each sanitizer process runs
+    python3 benchmarks/gpu/sanitize_sync.py run --out $OUT [--corpus]   # on the GPU machine
+    python3 benchmarks/gpu/sanitize_sync.py parse LOGS.jsonl -o verdicts.csv
+    python3 benchmarks/gpu/sanitize_sync.py launch NAME --cubins DIR   # what each sanitizer process runs
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import argparse
 import concurrent.futures
 import csv
 import json
+import math
 import os
 import re
 import subprocess
@@ -29,10 +33,12 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-CORPUS = ROOT / "tests" / "kernels" / "sync"
+SEEDED = ROOT / "tests" / "kernels" / "sync"
+PROBLEMS = ROOT / "corpus"
 TOOLS = ("racecheck", "synccheck")
 SANITIZER_EXIT = 99
-PER_PROCESS_TIMEOUT_S = 60
+PER_PROCESS_TIMEOUT_S = 45
+SYNC_WORDS = ("__shared__", "__syncthreads", "__syncwarp", "_sync(", "atomic", ".sync()")
 
 TOOL_FLAGS = {
     # info level also shows hazards racecheck deems benign (e.g. equal values), so nothing is hidden
@@ -43,24 +49,71 @@ TOOL_FLAGS = {
 CSV_FIELDS = ("kernel", "tool", "verdict", "hazard_kind", "lines", "severity", "reports")
 
 
-def load_manifest(corpus: Path = CORPUS) -> list[dict]:
+# ---------------------------------------------------------------- what to run
+
+def load_manifest(corpus: Path = SEEDED) -> list[dict]:
     with open(corpus / "manifest.toml", "rb") as handle:
         return tomllib.load(handle)["kernel"]
 
 
+def seeded_entries() -> list[dict]:
+    """Launch descriptions: name (unique), kernel (symbol), file (from the repository root), block,
+    grid, dynamic_smem, args ({array, size, fill[, low, high]} or {scalar, value})."""
+    return [{"name": e["name"], "kernel": e["name"], "file": str((SEEDED / e["file"]).relative_to(ROOT)),
+             "block": e["block"], "grid": e["grid"], "dynamic_smem": e.get("dynamic_smem", 0), "args": e["args"]}
+            for e in load_manifest()]
+
+
+def problem_entries(problems: Path = PROBLEMS) -> list[dict]:
+    """Every corpus implementation that synchronizes, at its spec's smallest size."""
+    from kernelscope.runner.spec import load_spec
+
+    entries = []
+    for spec_path in sorted(problems.glob("*/spec.toml")):
+        spec = load_spec(spec_path)
+        size = min(spec.sizes, key=lambda s: math.prod(v for v in spec.sizes[s].values() if isinstance(v, (int, float))))
+        variables = spec.variables(size)
+        arrays = {a.name: a for a in spec.arrays()}
+        scalars = {s.name: s for s in spec.scalars}
+        for implementation in spec.implementations:
+            source = spec.resolve(implementation.file)
+            if not any(word in source.read_text() for word in SYNC_WORDS):
+                continue
+            launch = spec.concrete_launch(size, implementation.launch)
+            args = []
+            for name in launch.args:
+                if name in arrays:
+                    array = arrays[name]
+                    item = {"array": array.dtype, "size": math.prod(spec.shape(array, size)), "fill": "zeros"}
+                    if array.distribution is not None:
+                        low, high = array.distribution.params
+                        item.update(fill=array.distribution.kind, low=low, high=high)
+                    args.append(item)
+                else:
+                    args.append({"scalar": scalars[name].dtype, "value": variables[name]})
+            entries.append({"name": f"{spec.name}/{source.stem}", "kernel": implementation.kernel,
+                            "file": str(source.relative_to(ROOT)), "block": list(launch.block),
+                            "grid": list(launch.grid), "dynamic_smem": launch.dynamic_smem, "args": args,
+                            "size": size, "bindings": {k: v for k, v in variables.items()}})
+    return entries
+
+
 # ---------------------------------------------------------------- compiling and launching
 
+def cubin_name(entry: dict) -> str:
+    return entry["name"].replace("/", "__") + ".cubin"
+
+
 def compile_cubin(entry: dict, cubins: Path) -> Path:
-    # a path relative to the repository root, so the reports name tests/kernels/sync/<file>
-    source = (CORPUS / entry["file"]).relative_to(ROOT)
-    target = cubins / (entry["name"] + ".cubin")
-    subprocess.run(["nvcc", "-arch=sm_90", "-lineinfo", "-cubin", "-o", str(target), str(source)],
+    # the path stays relative to the repository root, so reports name the file as the repo does
+    target = cubins / cubin_name(entry)
+    subprocess.run(["nvcc", "-arch=sm_90", "-lineinfo", "-cubin", "-o", str(target), entry["file"]],
                    cwd=ROOT, check=True, capture_output=True, text=True)
     return target
 
 
-def build_arguments(entry: dict):
-    import cupy
+def host_arguments(entry: dict) -> list:
+    """NumPy arrays and scalars for the launch, seeded by the kernel's name."""
     import numpy
 
     rng = numpy.random.default_rng(sum(map(ord, entry["name"])))
@@ -71,22 +124,29 @@ def build_arguments(entry: dict):
             continue
         dtype, size, fill = numpy.dtype(spec["array"]), spec["size"], spec.get("fill", "normal")
         if fill == "zeros":
-            host = numpy.zeros(size, dtype)
+            host = numpy.zeros(size)
         elif fill == "flags":
-            host = rng.integers(0, 2, size).astype(dtype)
+            host = rng.integers(0, 2, size)
+        elif fill == "randint" or (dtype.kind in "iu" and fill in ("uniform", "normal") and "low" in spec):
+            host = rng.integers(int(spec["low"]), int(spec["high"]), size)
+        elif fill == "uniform":
+            host = rng.uniform(spec["low"], spec["high"], size)
+        elif fill == "normal" and "low" in spec:
+            host = rng.normal(spec["low"], spec["high"], size)    # (mean, standard deviation)
         else:
-            host = rng.standard_normal(size).astype(dtype)
-        values.append(cupy.asarray(host))
+            host = rng.standard_normal(size)
+        values.append(host.astype(dtype))
     return values
 
 
 def launch(name: str, cubins: Path) -> None:
     import cupy
 
-    entry = next(e for e in load_manifest() if e["name"] == name)
-    function = cupy.RawModule(path=str(cubins / (name + ".cubin"))).get_function(name)
-    function(tuple(entry["grid"]), tuple(entry["block"]), tuple(build_arguments(entry)),
-             shared_mem=entry.get("dynamic_smem", 0))
+    entries = json.loads((cubins / "entries.json").read_text())
+    entry = next(e for e in entries if e["name"] == name)
+    function = cupy.RawModule(path=str(cubins / cubin_name(entry))).get_function(entry["kernel"])
+    args = [cupy.asarray(v) if getattr(v, "ndim", 0) else v for v in host_arguments(entry)]
+    function(tuple(entry["grid"]), tuple(entry["block"]), tuple(args), shared_mem=entry.get("dynamic_smem", 0))
     cupy.cuda.Device().synchronize()
 
 
@@ -102,20 +162,19 @@ def sanitize(entry: dict, tool: str, cubins: Path) -> dict:
         returncode = None
         output = "".join(part.decode() if isinstance(part, bytes) else (part or "")
                          for part in (expired.stdout, expired.stderr))
-    return {"kernel": entry["name"], "file": entry["file"], "tool": tool, "returncode": returncode,
+    return {"kernel": entry["name"], "file": Path(entry["file"]).name, "tool": tool, "returncode": returncode,
             "seconds": round(time.perf_counter() - started, 2), "output": output}
 
 
-def run_all(out: Path, jobs: int) -> Path:
-    out.mkdir(parents=True, exist_ok=True)
+def run_all(entries: list[dict], log: Path, jobs: int) -> Path:
     # cubins stay outside $OUT: only a handful of files come back from the GPU machine
     cubins = Path(tempfile.mkdtemp(prefix="sync-cubins-"))
-    manifest = load_manifest()
+    (cubins / "entries.json").write_text(json.dumps(entries))
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
-        list(pool.map(lambda entry: compile_cubin(entry, cubins), manifest))
+        list(pool.map(lambda entry: compile_cubin(entry, cubins), entries))
         runs = list(pool.map(lambda pair: sanitize(pair[0], pair[1], cubins),
-                             [(entry, tool) for entry in manifest for tool in TOOLS]))
-    log = out / "sync_sanitizer_logs.jsonl"
+                             [(entry, tool) for entry in entries for tool in TOOLS]))
+    log.parent.mkdir(parents=True, exist_ok=True)
     with open(log, "w") as handle:
         for record in runs:
             handle.write(json.dumps(record) + "\n")
@@ -205,6 +264,7 @@ def main(argv=None) -> int:
     run = commands.add_parser("run")
     run.add_argument("--out", type=Path, default=Path(os.environ.get("OUT", "sanitize-out")))
     run.add_argument("--jobs", type=int, default=min(12, os.cpu_count() or 4))
+    run.add_argument("--corpus", action="store_true", help="the corpus/ implementations instead of the seeded set")
     parse = commands.add_parser("parse")
     parse.add_argument("log", type=Path)
     parse.add_argument("-o", "--output", type=Path, required=True)
@@ -218,13 +278,15 @@ def main(argv=None) -> int:
         return 0
     if args.command == "run":
         started = time.perf_counter()
-        log = run_all(args.out, args.jobs)
-        rows = write_verdicts(log, args.out / "sync_verdicts_h200.csv")
+        prefix = "corpus_" if args.corpus else ""
+        entries = problem_entries() if args.corpus else seeded_entries()
+        log = run_all(entries, args.out / f"{prefix}sync_sanitizer_logs.jsonl", args.jobs)
+        rows = write_verdicts(log, args.out / f"{prefix}sync_verdicts_h200.csv")
         print(f"sanitized {len(rows)} kernel/tool pairs in {time.perf_counter() - started:.1f} s")
     else:
         rows = write_verdicts(args.log, args.output)
     for row in rows:
-        print(f"{row['kernel']:32s} {row['tool']:10s} {row['verdict']:8s} {row['hazard_kind']:28s} {row['lines']}")
+        print(f"{row['kernel']:40s} {row['tool']:10s} {row['verdict']:8s} {row['hazard_kind']:28s} {row['lines']}")
     return 0
 
 
