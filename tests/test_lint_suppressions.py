@@ -98,3 +98,7 @@ def test_block_comments_spanning_lines_keep_line_numbers_right():
     source = "/* one\n two */ // kernelscope: ignore[KS101]\nx;\n"
     (suppression,) = parse_suppressions(source)
     assert (suppression.line, suppression.first) == (2, 2)
+
+
+def test_all_in_brackets_covers_every_code():
+    assert lint("x;  // kernelscope: ignore[ALL]\n", [finding("KS101", 1), finding("KS202", 1)]) == ([], 2)

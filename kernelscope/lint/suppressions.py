@@ -106,6 +106,8 @@ def parse_suppressions(text: str) -> list:
             kind, listed = match.group(1), match.group(2)
             codes = None if listed is None else tuple(
                 c.strip().upper() for c in re.split(r"[,\s]+", listed) if c.strip())
+            if codes is not None and "ALL" in codes:
+                codes = None
             if kind == "ignore":
                 target = comment.line
                 if comment.own_line:
