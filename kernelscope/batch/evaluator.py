@@ -9,7 +9,7 @@ give the same records. The backends only ever talk to this interface, so tests s
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from kernelscope.batch.items import BatchItem
 
@@ -66,6 +66,13 @@ class RunnerEvaluator:
             result.wall_seconds = time.perf_counter() - started
             return Prepared(item, result=result.finish())
         return Prepared(item, compiled=compiled)
+
+    def bound_to_device(self) -> "RunnerEvaluator":
+        """This evaluator with the compile target fixed to the GPU this process sees (called on a GPU
+        node, so that compilation elsewhere, on CPU-only nodes, targets the right architecture)."""
+        from kernelscope.runner.compile import default_arch
+
+        return replace(self, options=replace(self.options, arch=self.options.arch or default_arch()))
 
     def open(self, device: int) -> "RunnerSession":
         return RunnerSession(device, self.options)

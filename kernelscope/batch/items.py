@@ -98,9 +98,10 @@ def _item(record, index: int, base: Path, specs: dict, where: str) -> BatchItem:
     if not isinstance(record.get("spec"), str):
         raise InputError(f"{where}: 'spec' (the problem's directory or TOML file) is required")
     spec_path = (base / record["spec"]).resolve()
-    if spec_path not in specs:
-        found = _spec_files(spec_path) if spec_path.is_dir() else [spec_path]
-        specs[spec_path] = load_spec(found[0] if found else spec_path)
+    if spec_path.is_dir():
+        spec_path = next((spec_path / n for n in SPEC_FILE_NAMES if (spec_path / n).is_file()), spec_path)
+    if spec_path not in specs:       # read each problem once, however many candidates it has
+        specs[spec_path] = load_spec(spec_path)
     spec = specs[spec_path]
     if ("source" in record) == ("file" in record):
         raise InputError(f"{where}: give exactly one of 'source' (the code) or 'file' (a path to it)")

@@ -6,6 +6,10 @@ actor died) goes back to the front of the queue until it has used `max_attempts`
 `harness_error` record; a slot that breaks `slot_failure_limit` times in a row is retired; a result
 for a candidate that already has one is dropped, so a retry can never yield a duplicate.
 A candidate's own failures (wrong answers, faults, timeouts) are verdicts, not retries.
+
+Placement prefers a slot that has already run the candidate's problem: a worker measures each
+problem's reference once and reuses it, so scattering one problem's candidates over every GPU
+repeats that work on each (measured on two H200s: it cost a fifth of the two-GPU speedup).
 """
 
 from __future__ import annotations
@@ -29,6 +33,9 @@ class BatchOutcome:
         return {"index": self.index, "slot": self.slot, "attempts": self.attempts, **self.result.to_json()}
 
 
+LOOK_AHEAD = 256
+
+
 class Scheduler:
     def __init__(self, items, slots, *, max_attempts: int = 3, slot_failure_limit: int = 2):
         if max_attempts < 1:
@@ -43,6 +50,7 @@ class Scheduler:
         self.done: set[int] = set()
         self.duplicates = 0
         self._slot_failures = {slot: 0 for slot in slots}
+        self._problems_seen = {slot: set() for slot in slots}
 
     @property
     def finished(self) -> bool:
@@ -52,10 +60,24 @@ class Scheduler:
         """Pair queued candidates with idle slots; each pairing counts as an attempt."""
         pairs = []
         while self.ready and self.idle:
-            slot, prepared = self.idle.popleft(), self.ready.popleft()
+            slot = self.idle.popleft()
+            prepared = self._take_for(slot)
             self.attempts[prepared.item.index] += 1
+            self._problems_seen[slot].add(_problem(prepared))
             pairs.append((slot, prepared))
         return pairs
+
+    def _take_for(self, slot) -> Prepared:
+        """The first queued candidate of a problem this slot knows, within a short look-ahead (so that
+        queue order still roughly holds); the head of the queue otherwise."""
+        seen = self._problems_seen[slot]
+        for position, prepared in enumerate(self.ready):
+            if position == LOOK_AHEAD:
+                break
+            if _problem(prepared) in seen:
+                del self.ready[position]
+                return prepared
+        return self.ready.popleft()
 
     def prepared(self, prepared: Prepared) -> list[BatchOutcome]:
         if prepared.finished:
@@ -117,6 +139,10 @@ def harness_error(item: BatchItem, message: str):
 
     return RunResult(problem=item.spec.name, kernel=item.kernel, candidate=item.label, flags=["harness_error"],
                      error=message).finish()
+
+
+def _problem(prepared: Prepared):
+    return prepared.item.spec.path
 
 
 def _describe(error: BaseException) -> str:

@@ -1,0 +1,92 @@
+"""The Ray backend: the same batch on a Ray cluster (the `ray` extra).
+
+Compilation runs as Ray tasks of one CPU each; execution on actors of one GPU each (Ray sets each
+actor's CUDA_VISIBLE_DEVICES, so the actor's device 0 is its own GPU, and the actor keeps its worker
+process and CUDA context across candidates). An actor that dies is restarted by Ray; the candidate it
+held goes back to the queue through the scheduler, which also drops any second result for a candidate,
+so nothing is lost or counted twice. Problem specs are read by path on the actors' nodes: the cluster
+needs the problem folders at the same paths (a shared file system).
+"""
+
+from __future__ import annotations
+
+from kernelscope.batch.scheduler import Scheduler
+from kernelscope.errors import KernelscopeError, ToolMissingError
+
+
+class _GpuActor:
+    """Holds one GPU session for the actor's lifetime."""
+
+    def __init__(self, evaluator):
+        self.session = evaluator.open(0)      # Ray restricted CUDA_VISIBLE_DEVICES to this actor's GPU
+
+    def warm_up(self) -> None:
+        self.session.warm_up()
+
+    def bind(self, evaluator):
+        return evaluator.bound_to_device()
+
+    def evaluate(self, prepared):
+        return self.session.evaluate(prepared)
+
+
+def _prepare(evaluator, item):
+    return evaluator.prepare(item)
+
+
+def run_ray(items, evaluator, *, address: str | None = None, gpus: int | None = None, max_attempts: int = 3,
+            actor_restarts: int = 3):
+    """Yield a BatchOutcome per item as each finishes; `gpus` actors (default: every GPU of the cluster)."""
+    ray = _import_ray()
+    started_here = not ray.is_initialized()
+    if started_here:
+        ray.init(address=address, log_to_driver=False)
+    try:
+        count = gpus or int(ray.cluster_resources().get("GPU", 0))
+        if count < 1:
+            raise ToolMissingError("the Ray cluster offers no GPUs (start its nodes with --num-gpus)")
+        actor_class = ray.remote(num_gpus=1, max_restarts=actor_restarts, max_task_retries=0)(_GpuActor)
+        prepare_task = ray.remote(num_cpus=1, max_retries=2)(_prepare)
+        actors = [actor_class.remote(evaluator) for _ in range(count)]
+        for actor in actors:
+            actor.warm_up.remote()     # failures resurface, and are handled, on the actor's first candidate
+        # compile for the GPUs the actors see, not for whatever the CPU-only tasks would guess
+        evaluator_ref = ray.put(ray.get(actors[0].bind.remote(evaluator)))
+        yield from _drive(ray, list(items), evaluator_ref, actors, prepare_task, max_attempts)
+    finally:
+        if started_here:
+            ray.shutdown()
+
+
+def _drive(ray, items, evaluator_ref, actors, prepare_task, max_attempts):
+    scheduler = Scheduler(items, range(len(actors)), max_attempts=max_attempts)
+    pending = {prepare_task.remote(evaluator_ref, item): ("prepare", item, None) for item in items}
+    try:
+        while not scheduler.finished:
+            for slot, prepared in scheduler.assignments():
+                pending[actors[slot].evaluate.remote(prepared)] = ("run", prepared, slot)
+            [ref], _ = ray.wait(list(pending), num_returns=1)
+            kind, work, slot = pending.pop(ref)
+            try:
+                value, error = ray.get(ref), None
+            except ray.exceptions.RayError as exc:
+                value, error = None, exc
+            if kind == "prepare":
+                if isinstance(error, KernelscopeError):   # Ray's task errors also subclass the cause
+                    raise error
+                yield from (scheduler.prepare_failed(work, error) if error else scheduler.prepared(value))
+            elif error is not None:
+                yield from scheduler.run_failed(slot, work, error)
+            else:
+                yield from scheduler.ran(slot, work, value)
+    finally:
+        for ref in pending:
+            ray.cancel(ref, force=False)
+
+
+def _import_ray():
+    try:
+        import ray
+    except ImportError:
+        raise ToolMissingError("the ray backend needs Ray: pip install 'kernelscope[ray]'") from None
+    return ray
