@@ -65,6 +65,9 @@ def main() -> None:
                   f"lines={lines} findings={findings} "
                   f"median={seconds:.2f}s  {lines / seconds:,.0f} lines/s  {files / seconds:,.1f} files/s")
         print(f"parallel/serial throughput ratio: {results[args.jobs] / results[1]:.2f}x with {args.jobs} workers")
+        # Other processes competing for the CPUs flatten the ratio; say how busy the machine was.
+        print(f"CPUs usable: {len(os.sched_getaffinity(0))}, load average: "
+              + ", ".join(f"{x:.1f}" for x in os.getloadavg()))
 
 
 if __name__ == "__main__":
