@@ -56,7 +56,7 @@ def compile_all(specs):
     return compiled
 
 
-def measure(specs, compiled, repeats, deadline, on_problem):
+def measure(specs, compiled, repeats, deadline, on_problem, time_it=True):
     """Verify and time each implementation at each size; `on_problem(rows)` after every problem."""
     from kernelscope.runner import WorkerPool, evaluate
 
@@ -71,7 +71,7 @@ def measure(specs, compiled, repeats, deadline, on_problem):
                 kernel = compiled.get((spec.name, impl.file))
                 source = spec.resolve(impl.file).read_text()
                 result = evaluate(spec, source, impl.kernel, compiled=kernel, launch=impl.launch, pool=pool,
-                                  trials=3, repeats=repeats, timeout_s=120, candidate=impl.file)
+                                  trials=3, repeats=repeats, timeout_s=120, candidate=impl.file, time_it=time_it)
                 rows.extend(_rows(spec, impl, result))
             print(f"{spec.name}: {time.monotonic() - started:.1f} s", flush=True)
             on_problem(rows)
@@ -206,6 +206,7 @@ def main(argv=None) -> int:
     parser.add_argument("--budget-s", type=float, default=240.0, help="stop starting new problems after this")
     parser.add_argument("--ncu-timeout-s", type=float, default=240.0)
     parser.add_argument("--skip-ncu", action="store_true")
+    parser.add_argument("--verify-only", action="store_true", help="check correctness, no timing or ncu")
     parser.add_argument("--summarize", type=Path, help="only rewrite the markdown summary of this CSV")
     args = parser.parse_args(argv)
 
@@ -223,8 +224,8 @@ def main(argv=None) -> int:
     compiled = compile_all(specs)
     print(f"compiled {len(compiled)} implementations in {time.monotonic() - started:.1f} s", flush=True)
     rows = measure(specs, compiled, args.repeats, started + args.budget_s,
-                   lambda so_far: write_csv(kept + so_far, csv_path))
-    if not args.skip_ncu and shutil.which("ncu"):
+                   lambda so_far: write_csv(kept + so_far, csv_path), time_it=not args.verify_only)
+    if not (args.skip_ncu or args.verify_only) and shutil.which("ncu"):
         verified = {(r["problem"], r["implementation"]) for r in rows if r["size"] == PROFILED_SIZE and r["correct"]}
         attach_counters(rows, profile_all(specs, compiled, verified, args.out, args.ncu_timeout_s))
     write_csv(kept + rows, csv_path)
