@@ -76,7 +76,7 @@ def test_verl_compute_score_returns_a_dict_with_score_and_components(environment
 
 
 def test_verl_ground_truth_may_be_a_problem_toml_path(environment_reward, corpus):
-    result = compute_score("kernelscope", candidate(), str(corpus / "vector_add" / "problem.toml"))
+    result = compute_score("kernelscope", candidate(), str(corpus / "vector_add" / "spec.toml"))
     assert result["outcome"] == "ok"
 
 

@@ -132,7 +132,7 @@ def make_problem(root, name="vector_add"):
     """A problem folder like the corpus's, with a strided 'naive' and a coalesced implementation."""
     directory = root / name
     directory.mkdir(parents=True)
-    (directory / "problem.toml").write_text(PROBLEM_TOML.replace('"vector_add"', f'"{name}"', 1))
+    (directory / "spec.toml").write_text(PROBLEM_TOML.replace('"vector_add"', f'"{name}"', 1))
     (directory / "reference.c").write_text("void vector_add(const float *a, const float *b, float *c, int n)\n"
                                            "{ for (int i = 0; i < n; i++) c[i] = a[i] + b[i]; }\n")
     (directory / "naive.cu").write_text(candidate("shape: strided", fenced=False))

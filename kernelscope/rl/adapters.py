@@ -8,7 +8,7 @@
   "score" (plus the components), for `custom_reward_function.path` pointing at this module.
 - OpenRLHF: `reward_func(queries, prompts, labels, **kwargs) -> {"rewards", "scores", "extra_logs"}`
   for `--remote_rm_url` pointing at this module.
-In verl and OpenRLHF the label / ground truth is the problem's name (or its problem.toml path). Their
+In verl and OpenRLHF the label / ground truth is the problem's name (or its spec.toml path). Their
 module-level entry points build one reward from the environment: KERNELSCOPE_REWARD_MODE (static|full),
 KERNELSCOPE_CORPUS (a folder of problems) and KERNELSCOPE_RANKER (a .skops model, "none" to disable).
 """
@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 
 
 class TaskResolver:
-    """Problem name or problem.toml path -> Task, from one corpus folder."""
+    """Problem name or spec.toml path -> Task, from one corpus folder."""
 
     def __init__(self, corpus_dir: str | Path | None = None):
         self.corpus_dir = Path(corpus_dir) if corpus_dir else default_corpus_dir()
@@ -40,7 +40,7 @@ class TaskResolver:
             return label
         text = str(label)
         path = Path(text)
-        if path.suffix == ".toml" or (path.is_dir() and (path / "problem.toml").exists()):
+        if path.suffix == ".toml" or (path.is_dir() and (path / "spec.toml").exists()):
             return load_task(path)
         tasks = load_corpus(str(self.corpus_dir)) if self.corpus_dir.is_dir() else {}
         if text not in tasks:

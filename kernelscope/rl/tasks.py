@@ -1,6 +1,6 @@
 """Corpus problems as RL tasks: what a prompt shows and what the reward needs to know.
 
-Reads `problem.toml` directly (docs/spec-format.md) rather than through the runner, so that static
+Reads `spec.toml` directly (docs/spec-format.md) rather than through the runner, so that static
 rewards and prompt building work on machines without CuPy. Only the fields the RL layer uses are read.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 import operator
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -67,7 +67,7 @@ class Task:
 
     @property
     def spec_path(self) -> Path:
-        return self.directory / "problem.toml"
+        return self.directory / "spec.toml"
 
     @property
     def largest_size(self) -> str:
@@ -107,6 +107,12 @@ class Task:
         except (KeyError, ValueError, SyntaxError, ZeroDivisionError):
             return None
 
+    def for_implementation(self, implementation: dict) -> "Task":
+        """This task as one of its implementations is launched (its block and grid overrides)."""
+        launch = {**self.launch, **implementation.get("launch", {})}
+        return replace(self, launch=launch, block=self.implementation_block(implementation),
+                       grid_text=tuple(str(e) for e in launch.get("grid", ())))
+
     def implementation_source(self, file: str) -> str:
         return (self.directory / file).read_text()
 
@@ -125,7 +131,7 @@ def _size_weight(variables: dict) -> int:
 
 def load_task(directory: str | Path) -> Task:
     directory = Path(directory)
-    spec_file = directory / "problem.toml" if directory.is_dir() else directory
+    spec_file = directory / "spec.toml" if directory.is_dir() else directory
     directory = spec_file.parent
     spec = tomllib.loads(spec_file.read_text())
     launch = spec.get("launch", {})
@@ -156,7 +162,7 @@ def load_task(directory: str | Path) -> Task:
 def load_corpus(root: str | Path) -> dict[str, Task]:
     """Every problem under `root` (a folder of problem folders), by name."""
     tasks = {}
-    for spec_file in sorted(Path(root).glob("*/problem.toml")):
+    for spec_file in sorted(Path(root).glob("*/spec.toml")):
         task = load_task(spec_file)
         tasks[task.name] = task
     return tasks
