@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import json
 import os
 import shutil
 import statistics
@@ -197,7 +196,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--candidates", type=int, default=8)
     parser.add_argument("--baseline", type=int, default=3, help="candidates built with load_inline")
-    parser.add_argument("--out", type=Path, default=None, help="folder for runner_bench.csv/json")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="folder for runner_bench.csv and runner_bench_samples.csv")
     args = parser.parse_args()
 
     from kernelscope.runner import WorkerPool, gpu_available
@@ -252,9 +252,12 @@ def main() -> int:
             writer = csv.writer(handle)
             writer.writerow(["metric", "value", "note"])
             writer.writerows(rows)
-        (args.out / "runner_bench_raw.json").write_text(json.dumps(
-            {"kernelscope": {k: v for k, v in ours.items() if k != "verdicts"}, "load_inline": theirs["times"],
-             "repeatability": repeat}, indent=2, default=str))
+        with open(args.out / "runner_bench_samples.csv", "w", newline="") as handle:
+            writer = csv.writer(handle)
+            writer.writerow(["harness", "phase", "candidate", "seconds"])
+            for phase in ("cold", "cached"):
+                writer.writerows(("kernelscope", phase, i, round(s, 6)) for i, s in enumerate(ours[phase]))
+            writer.writerows(("load_inline", "cold", i, round(s, 6)) for i, s in enumerate(theirs["times"]))
     return 0
 
 

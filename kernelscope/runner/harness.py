@@ -142,7 +142,6 @@ class Harness:
 
     # --- inputs and the reference -------------------------------------------------------------
     def _input(self, spec, array, size, random_state, canary) -> GuardedArray:
-        cupy = self.cupy
         shape = spec.shape(array, size)
         guarded = GuardedArray(shape, array.dtype, canary)
         kind, params = array.distribution.kind, array.distribution.params
