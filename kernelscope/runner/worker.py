@@ -62,7 +62,8 @@ class Worker:
         self.starts += 1
 
     def call(self, job: dict, timeout_s: float) -> dict:
-        """Run `job`; returns the worker's reply, or a timeout/fault reply after replacing nothing yet."""
+        """Run `job` and return the worker's reply; a hang or a crash becomes a timeout or fault reply,
+        and the process is gone afterwards (the next call starts a fresh one)."""
         if not self.alive():
             self.start()
         self._connection.send(job)
