@@ -121,3 +121,45 @@ def test_compare_command_prints_the_faster_kernel_as_json(tmp_path, monkeypatch)
     assert missing.exit_code == 2
     wrong_kernel = runner.invoke(cli, ["rank", "compare", f"{fast}:other", str(slow), "--model", str(model_path)])
     assert wrong_kernel.exit_code == 2
+
+
+def test_train_and_eval_commands_write_a_model_and_a_report(tmp_path, monkeypatch):
+    pytest.importorskip("skops")
+    from kernelscope.cli import cli
+    from kernelscope.rl import reward as reward_module
+    from test_rl_support import candidate, make_problem
+
+    monkeypatch.setattr(reward_module, "default_analyze", fake_analyze)
+    corpus = tmp_path / "corpus"
+    rows = []
+    for index, name in enumerate(("alpha", "beta", "gamma", "delta")):
+        directory = make_problem(corpus, name)
+        (directory / "tiled.cu").write_text(candidate("shape: tiled", fenced=False))
+        spec = directory / "spec.toml"
+        spec.write_text(spec.read_text().replace(
+            '{ file = "coalesced.cu", kernel = "vector_add", strategy = "coalesced" },',
+            '{ file = "coalesced.cu", kernel = "vector_add", strategy = "coalesced" },\n'
+            '  { file = "tiled.cu", kernel = "vector_add", strategy = "tiled" },'))
+        for size, scale in (("small", 0.01), ("large", 1.0)):
+            for implementation, time in (("naive", 6.0), ("coalesced", 1.0 + 0.1 * index), ("tiled", 0.5)):
+                rows.append({"problem": name, "implementation": f"{implementation}.cu", "strategy": implementation,
+                             "size": size, "correct": True, "time_ms": time * scale})
+    measurements = tmp_path / "measured.csv"
+    pd.DataFrame(rows).to_csv(measurements, index=False)
+    model = tmp_path / "ranker.skops"
+    report = tmp_path / "report.md"
+    runner = CliRunner()
+    trained = runner.invoke(cli, ["rank", "train", "--corpus", str(corpus), "--measurements", str(measurements),
+                                  "-o", str(model), "--report", str(report)])
+    assert trained.exit_code == 0, trained.output
+    assert model.exists()
+    text = report.read_text()
+    assert "pairwise accuracy" in text and "single-feature baseline" in text and "Spearman" in text
+    evaluated = runner.invoke(cli, ["rank", "eval", "--model", str(model), "--corpus", str(corpus),
+                                    "--measurements", str(measurements), "--format", "json"])
+    assert evaluated.exit_code == 0, evaluated.output
+    result = json.loads(evaluated.output)
+    assert result["accuracy"] == 1.0 and result["pairs"] == 4 * 2 * 3
+    missing = runner.invoke(cli, ["rank", "eval", "--model", str(model), "--corpus", str(corpus),
+                                  "--measurements", str(tmp_path / "none.csv")])
+    assert missing.exit_code == 2 and "no measurements file" in missing.output

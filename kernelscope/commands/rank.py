@@ -39,6 +39,11 @@ def _training_table(corpus: Path, measurements: Path):
     return table
 
 
+def _largest_size(table) -> str:
+    """The size name measured with the longest median time (the corpus calls it "large")."""
+    return str(table.groupby("size")["time_ms"].median().idxmax())
+
+
 def analyze_file(source: str, path: str, block, bindings) -> dict:
     """The analysis the compare command ranks on (a seam the tests replace)."""
     from kernelscope.rl.reward import default_analyze
@@ -66,10 +71,18 @@ def train_command(corpus, measurements, output, report, C):
     from kernelscope.rl.ranker import save_model
     from kernelscope.rl.ranker_training import cross_validate, format_report, train
 
-    table = _training_table(corpus or _default_corpus(), measurements or _default_measurements())
+    from kernelscope.rl.reward import RewardConfig
+    from kernelscope.rl.reward_eval import format_correlation, leave_problem_out_rewards, reward_speed_correlation
+    from kernelscope.rl.tasks import load_corpus
+
+    corpus = corpus or _default_corpus()
+    table = _training_table(corpus, measurements or _default_measurements())
     evaluation = cross_validate(table, C=C)
     save_model(train(table, C=C), output)
-    text = format_report(evaluation)
+    correlation = reward_speed_correlation(
+        load_corpus(str(corpus)), table, size=_largest_size(table),
+        reward_factory=leave_problem_out_rewards(table, RewardConfig(mode="static"), C=C))
+    text = format_report(evaluation) + "\n" + format_correlation(correlation)
     if report:
         report.write_text(text)
     click.echo(text, nl=False)
