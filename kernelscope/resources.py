@@ -48,6 +48,15 @@ class ResourceUsage:
     def spills(self) -> bool:
         return bool(self.spill_stores or self.spill_loads)
 
+    def for_template_args(self, args) -> Optional["ResourceUsage"]:
+        """The instantiation whose template arguments are `args` (texts as written at a launch site,
+        e.g. ("256", "float")), or None when ptxas compiled no such instantiation."""
+        wanted = _without_spaces(", ".join(str(a) for a in args))
+        for name, usage in self.instantiations:
+            if _without_spaces(_template_args(name)) == wanted:
+                return usage
+        return None
+
     def to_json(self) -> dict:
         out = {key: value for key, value in asdict(self).items() if key != "instantiations"}
         if self.instantiations:
@@ -186,6 +195,16 @@ def _last_top_level_word(text: str) -> str:
         elif char == " " and depth == 0:
             return text[index + 1:]
     return text
+
+
+def _without_spaces(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+def _template_args(name: str) -> str:
+    """"256, float" from "ns::reduce<256, float>"."""
+    plain = _strip_template_args(name)
+    return name[len(plain) + 1:-1] if plain != name else ""
 
 
 def _strip_template_args(name: str) -> str:

@@ -221,3 +221,10 @@ def test_measured_estimator_error_beats_guessing_the_median():
     estimate_error = statistics.median(abs(int(r["estimated_registers"]) - t) for r, t in zip(rows, truth))
     baseline_error = statistics.median(abs(guess - t) for t in truth)
     assert estimate_error < baseline_error
+
+
+def test_an_instantiation_is_found_from_the_template_arguments_of_a_launch():
+    reduce = group_by_kernel(parse_ptxas_log(_log("templates_sm90.log")))["block_reduce"]
+    assert reduce.for_template_args(("256", "float")).static_shared_bytes == 1024
+    assert reduce.for_template_args(["1024", " double"]).static_shared_bytes == 8192
+    assert reduce.for_template_args(("64", "float")) is None
