@@ -231,8 +231,7 @@ def group_by_kernel(usages: Mapping[str, ResourceUsage], names: Optional[Mapping
     groups: dict[str, list] = {}
     for symbol, usage in usages.items():
         qualified, plain = split_demangled(names[symbol])
-        instantiation = qualified if qualified != plain or "<" in qualified else plain
-        groups.setdefault(plain, []).append(replace(usage, instantiation=instantiation))
+        groups.setdefault(plain, []).append(replace(usage, instantiation=qualified))
     result = {}
     for plain, members in groups.items():
         worst = max(members, key=lambda u: (u.registers, u.static_shared_bytes))
