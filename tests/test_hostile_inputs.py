@@ -163,6 +163,59 @@ def loop_with_huge_trip_count(tmp: Path) -> Path:
     return _write_text(tmp / "loops.cu", text)
 
 
+def kernel_body_20000_statements(tmp: Path) -> Path:
+    body = "".join(f"    a[i + {j}] = a[i + {j}] * 2.0f;\n" for j in range(20_000))
+    return _write_text(tmp / "statements.cu", f"__global__ void k(float* a)\n{{\n    int i = threadIdx.x;\n{body}}}\n")
+
+
+def shared_accesses_2000_between_barriers(tmp: Path) -> Path:
+    # Race detection compares shared accesses pairwise within a barrier interval.
+    body = "".join(f"    s[(t + {j}) % 4096] = s[(t * {j % 7 + 1}) % 4096] + 1.0f;\n" for j in range(2000))
+    return _write_text(tmp / "shared.cu", "__global__ void k(float* a)\n{\n    __shared__ float s[4096];\n"
+                                          f"    int t = threadIdx.x;\n{body}    a[t] = s[t];\n}}\n")
+
+
+def sequential_branches_3000(tmp: Path) -> Path:
+    body = "".join(f"    if (t % {j + 2} == 0) a[t] += {j}.0f;\n" for j in range(3000))
+    return _write_text(tmp / "branches.cu", f"__global__ void k(float* a)\n{{\n    int t = threadIdx.x;\n{body}}}\n")
+
+
+def launch_sites_10000(tmp: Path) -> Path:
+    launches = "".join(f"    k<<<{j + 1}, {32 * (j % 32 + 1)}>>>(a, {j});\n" for j in range(10_000))
+    return _write_text(tmp / "launch_sites.cu", kernel_with("1.0f") + f"void h(float* a)\n{{\n{launches}}}\n")
+
+
+def parameters_5000(tmp: Path) -> Path:
+    params = ", ".join(f"float* p{j}" for j in range(5000))
+    body = "".join(f"    p{j}[threadIdx.x] = {j}.0f;\n" for j in range(5000))
+    return _write_text(tmp / "params.cu", f"__global__ void k({params})\n{{\n{body}}}\n")
+
+
+def template_nesting_1000(tmp: Path) -> Path:
+    text = ("template <typename T> struct W { T v; };\n__global__ void k(" + "W<" * 1000 + "float"
+            + ">" * 1000 + "* p, float* a) { a[threadIdx.x] = 1.0f; }\n")
+    return _write_text(tmp / "templates.cu", text)
+
+
+def loops_nested_200(tmp: Path) -> Path:
+    loops = "".join(f"    for (int i{j} = 0; i{j} < n; ++i{j})\n" for j in range(200))
+    return _write_text(tmp / "loops200.cu", f"__global__ void k(float* a, int n)\n{{\n{loops}"
+                                            "        a[threadIdx.x] += 1.0f;\n}\n")
+
+
+def recursive_device_functions(tmp: Path) -> Path:
+    helpers = ("__device__ float r(float v) { return v > 0 ? r(v - 1) : v; }\n"
+               "__device__ float q(float v);\n__device__ float p(float v) { return q(v) + 1; }\n"
+               "__device__ float q(float v) { return p(v) - 1; }\n")
+    return _write_text(tmp / "recursive.cu", helpers + kernel_with("r(a[i]) + p(a[i])"))
+
+
+def device_call_chain_3000(tmp: Path) -> Path:
+    helpers = "__device__ float f0(float v) { return v; }\n" + "".join(
+        f"__device__ float f{j}(float v) {{ return f{j - 1}(v) + 1.0f; }}\n" for j in range(1, 3000))
+    return _write_text(tmp / "chain_calls.cu", helpers + kernel_with("f2999(a[i])"))
+
+
 def over_size_limit(tmp: Path) -> Path:
     chunk = kernel_with("1.0f").encode()
     return _write(tmp / "huge.cu", chunk * (9 * 1024 * 1024 // len(chunk) + 1))
@@ -255,6 +308,15 @@ CASES = [
     (hostile_launch_bounds, None, False),
     (huge_shared_array, kernel_k_found, True),
     (loop_with_huge_trip_count, kernel_k_found, True),
+    (kernel_body_20000_statements, kernel_k_found, False),
+    (shared_accesses_2000_between_barriers, kernel_k_found, False),
+    (sequential_branches_3000, kernel_k_found, False),
+    (launch_sites_10000, kernel_k_found, True),
+    (parameters_5000, kernel_k_found, False),
+    (template_nesting_1000, kernel_k_found, False),
+    (loops_nested_200, kernel_k_found, False),
+    (recursive_device_functions, kernel_k_found, True),
+    (device_call_chain_3000, kernel_k_found, False),
     (over_size_limit, None, False),
     (directory_instead_of_file, None, False),
     (missing_file, None, False),
