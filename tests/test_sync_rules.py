@@ -219,6 +219,21 @@ def test_barrier_that_only_orders_a_threads_own_slot_is_redundant():
     assert "KS203" not in codes(body.replace("{index}", "threadIdx.x ^ 1"))
 
 
+def test_trailing_loop_barrier_is_kept_even_when_the_bound_gives_one_iteration():
+    body = """
+    __shared__ float s[128];
+    float acc = 0.0f;
+    for (int k = 0; k < n; k += 128) {
+        s[threadIdx.x] = in[k + threadIdx.x];
+        __syncthreads();
+        acc += s[127 - threadIdx.x];
+        __syncthreads();
+    }
+    out[threadIdx.x] = acc;"""
+    assert "KS203" not in codes(body, bindings={"n": 128})
+    assert "KS203" not in codes(body, bindings={"n": 512})
+
+
 @pytest.mark.parametrize("statement, lanes", [
     ("atomicAdd(&out[0], in[threadIdx.x]);", 32),
     ("atomicAdd(&out[threadIdx.x / 8], in[threadIdx.x]);", 8),

@@ -306,6 +306,7 @@ class Findings:
         self.contention: dict = {}
         self.fences: dict = {}
         self.barrier_needed: dict = {}     # (line, column) -> bool, over all its executions
+        self.loop_trips: dict = {}         # id(loop) -> most iterations executed (0: not computable)
         self.inexact: list = []
 
     def note(self, text: str) -> None:
@@ -355,6 +356,8 @@ class BlockRun:
         if not bounded and loop.thread_dependent:
             # the trip count is not computable and may differ between threads: judged symbolically
             loop_reasons = loop_reasons + (loop,)
+        trips = len(iterations) if iterations is not None else 0
+        self.found.loop_trips[id(loop)] = max(trips, self.found.loop_trips.get(id(loop), 0))
         if iterations is None:
             self.found.note(f"loop at line {loop.line}: iterations not computable, executed once")
             yield from self.walk(node.children, env, loop_mask, loop_reasons, loop_partial)
@@ -571,30 +574,117 @@ class BlockRun:
 # ------------------------------------------------------------------------------------- pair checks
 
 def races_within(instances: list[Instance], space: ThreadSpace):
-    shared = [i for i in instances if i.access.space == "shared" and i.addresses is not None]
-    for a_index, first in enumerate(shared):
-        for second in shared[a_index:]:
-            if first.access.array != second.access.array or not (first.writes or second.writes):
-                continue
-            if first.access.op == "atomic" and second.access.op == "atomic":
-                continue
-            if first is second and not first.writes:
-                continue
-            scope = _conflict(first, second, space, ordered_by_syncwarp=True)
-            if scope:
-                yield _race(first, second, scope)
+    """Racing access pairs of one barrier interval. A vectorised pass over every (word, thread) touch
+    finds the words that race at all; only the accesses touching them are compared pairwise, to name
+    the two source lines."""
+    for group in _by_array(i for i in instances if i.access.space == "shared" and i.addresses is not None):
+        if not any(i.writes for i in group):
+            continue
+        table = _touches(group, space)
+        racy = _racy_words(table)
+        if not racy.size:
+            continue
+        involved = set(np.unique(table["instance"][np.isin(table["word"], racy)]).tolist())
+        candidates = [instance for k, instance in enumerate(group) if k in involved]
+        for a_index, first in enumerate(candidates):
+            for second in candidates[a_index:]:
+                if not (first.writes or second.writes) or (first is second and not first.writes):
+                    continue
+                if first.access.op == "atomic" and second.access.op == "atomic":
+                    continue
+                scope = _conflict(first, second, space, ordered_by_syncwarp=True)
+                if scope:
+                    yield _race(first, second, scope)
 
 
 def _hazard_across(before: list[Instance], after: list[Instance], space: ThreadSpace) -> bool:
-    for first in before:
-        for second in after:
-            if first.access.array != second.access.array or not (first.writes or second.writes):
-                continue
-            if first.addresses is None or second.addresses is None:
-                return True     # cannot rule it out
-            if _conflict(first, second, space, ordered_by_syncwarp=False):
-                return True
+    """Whether some thread's access before a barrier conflicts with another thread's after it."""
+    arrays_after = {i.access.array for i in after}
+    for group in _by_array(i for i in before if i.access.array in arrays_after):
+        later = [i for i in after if i.access.array == group[0].access.array]
+        both = group + later
+        if not any(i.writes for i in both):
+            continue
+        if any(i.addresses is None for i in both):
+            return True     # cannot rule it out
+        table = _touches(both, space)
+        side = table["instance"] >= len(group)
+        starts, table = _grouped(table, ("word",))
+        kinds = table["kind"]
+        side = side[table["order"]]
+        write, atomic, load = kinds == STORE, kinds == ATOMIC, kinds == LOAD
+        thread = table["thread"]
+        if np.any(_pair_exists(starts, write & ~side, side, thread) | _pair_exists(starts, write & side, ~side, thread)
+                  | _pair_exists(starts, atomic & ~side, load & side, thread)
+                  | _pair_exists(starts, load & ~side, atomic & side, thread)):
+            return True
     return False
+
+
+LOAD, STORE, ATOMIC = 0, 1, 2
+
+
+def _by_array(instances) -> list[list[Instance]]:
+    groups: dict = {}
+    for instance in instances:
+        groups.setdefault(instance.access.array, []).append(instance)
+    return list(groups.values())
+
+
+def _touches(group: list[Instance], space: ThreadSpace) -> dict:
+    """One row per (instance, thread, word touched): the columns the race rules group by."""
+    granule = min([4] + [i.access.elem_bytes or 4 for i in group])
+    columns = {"word": [], "thread": [], "epoch": [], "kind": [], "instance": []}
+    for index, instance in enumerate(group):
+        words, threads = _footprint(instance, granule)
+        kind = {"load": LOAD, "store": STORE}.get(instance.access.op, ATOMIC)
+        columns["word"].append(words)
+        columns["thread"].append(threads)
+        columns["epoch"].append(instance.epochs[threads])
+        columns["kind"].append(np.full(words.size, kind))
+        columns["instance"].append(np.full(words.size, index))
+    table = {name: np.concatenate(parts) if parts else np.zeros(0, np.int64) for name, parts in columns.items()}
+    table["warp"] = space.warp[table["thread"]]
+    return table
+
+
+def _grouped(table: dict, keys: tuple):
+    """The table sorted by `keys` (plus `order`, the permutation), and where each key group starts."""
+    order = np.lexsort([table[k] for k in reversed(keys)])
+    ordered = {name: column[order] for name, column in table.items()}
+    ordered["order"] = order
+    change = np.zeros(order.size, dtype=bool)
+    if order.size:
+        change[0] = True
+        for key in keys:
+            change[1:] |= ordered[key][1:] != ordered[key][:-1]
+    return np.nonzero(change)[0], ordered
+
+
+def _pair_exists(starts, x, y, key) -> np.ndarray:
+    """Per group: some row in x and some row in y differ in `key` (both sets non-empty and, between
+    them, at least two distinct keys, which is the same thing)."""
+    if not starts.size:
+        return np.zeros(0, dtype=bool)
+    either = x | y
+    low = np.minimum.reduceat(np.where(either, key, np.iinfo(np.int64).max), starts)
+    high = np.maximum.reduceat(np.where(either, key, -1), starts)
+    return np.logical_or.reduceat(x, starts) & np.logical_or.reduceat(y, starts) & (low != high)
+
+
+def _racy_words(table: dict) -> np.ndarray:
+    """Words touched by two threads, one writing (atomic pairs excepted), with nothing ordering them:
+    threads of different warps in one interval never are; lanes of one warp are, by a __syncwarp
+    between them (a different epoch)."""
+    found = []
+    for keys, between in ((("word",), "warp"), (("word", "warp", "epoch"), "thread")):
+        starts, rows = _grouped(table, keys)
+        kinds = rows["kind"]
+        write, atomic, load = kinds == STORE, kinds == ATOMIC, kinds == LOAD
+        racy = _pair_exists(starts, write, np.ones_like(write), rows[between]) | \
+            _pair_exists(starts, atomic, load, rows[between])
+        found.append(rows["word"][starts[racy]])
+    return np.unique(np.concatenate(found))
 
 
 def _conflict(first: Instance, second: Instance, space: ThreadSpace, ordered_by_syncwarp: bool) -> str | None:
@@ -623,7 +713,7 @@ def _conflict(first: Instance, second: Instance, space: ThreadSpace, ordered_by_
     racing = u != v
     same_warp = space.warp[u] == space.warp[v]
     if ordered_by_syncwarp:
-        racing &= ~(same_warp & (first.epochs[u] < second.epochs[v]))
+        racing &= ~(same_warp & (first.epochs[u] != second.epochs[v]))
     if not np.any(racing):
         return None
     return "block" if np.any(racing & ~same_warp) else "warp"
@@ -778,9 +868,12 @@ def analyze(kernel, block=(256, 1, 1), bindings: dict | None = None, grid=None) 
             BlockRun(tree, space, env, exit_lines, shapes, found).run()
 
     block_barriers = [b for b in kernel.barriers if b.kind in BLOCK_BARRIERS]
+    # a barrier in a loop that ran once here may still order one iteration against the next
+    looped_once = {(b.line, b.column) for b in block_barriers
+                   if any(found.loop_trips.get(id(loop), 0) < 2 for loop in b.context.loops)}
     positions = sorted({(b.line, b.column, b.kind) for b in block_barriers})
     redundant = tuple(Site(f"__{kind}", line, column) for line, column, kind in positions
-                      if found.barrier_needed.get((line, column)) is False)
+                      if found.barrier_needed.get((line, column)) is False and (line, column) not in looped_once)
     atomics = [a for a in kernel.accesses if a.op == "atomic"]
     return SyncResult(
         barriers=len(block_barriers),
