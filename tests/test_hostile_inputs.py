@@ -22,6 +22,7 @@ import pytest
 TIME_LIMIT_S = 5.0
 MEMORY_LIMIT_BYTES = 2 * 1024 ** 3
 
+
 def kernel_with(expr: str, name: str = "k") -> str:
     """A small valid kernel whose one store writes `expr`."""
     return (f"__global__ void {name}(float* a, int n)\n{{\n"
