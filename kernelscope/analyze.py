@@ -17,6 +17,7 @@ from kernelscope.analyses.threads import WARP, BlockShape, active_slots, thread_
 from kernelscope.analyses.trips import ExecWeights
 from kernelscope.frontend import parse_file, read_source
 from kernelscope.model import Diagnostic, SourceError
+from kernelscope.rules import severity_of
 
 SCHEMA = "kernelscope.analysis/1"
 DEFAULT_BLOCK = (256, 1, 1)
@@ -115,14 +116,14 @@ def analyze_source(text: str, path: str = "<string>", options: Options | None = 
     model = parse_file(text, path, options.defines, options.arch, options.preprocess)
     usages = _resource_usage(model, text, path, options)
     results = []
-    diagnostics = [Diagnostic("KS901", "warning", path, e.line, e.column, e.message) for e in model.errors]
+    diagnostics = [Diagnostic("KS901", severity_of("KS901"), path, e.line, e.column, e.message) for e in model.errors]
     for kernel in model.kernels:
         result = analyze_kernel(kernel, options, usages.get(kernel.name), path)
         results.append(result)
         diagnostics.extend(result.diagnostics)
         for note in getattr(kernel, "notes", []):
             model.errors.append(SourceError(kernel.line, kernel.column, f"{kernel.name}: {note}"))
-            diagnostics.append(Diagnostic("KS902", "info", path, kernel.line, kernel.column, note, kernel.name))
+            diagnostics.append(Diagnostic("KS902", severity_of("KS902"), path, kernel.line, kernel.column, note, kernel.name))
     diagnostics.sort(key=lambda d: (d.line, d.column, d.rule))
     return FileResult(path, model.errors, results, diagnostics, model)
 
@@ -205,7 +206,7 @@ def _oversized_launches(kernel, bindings: dict, path: str) -> list:
     for site in kernel.launches:
         dims = _resolve_dims(getattr(site, "block_exprs", None), bindings) or site.block
         if dims and _threads(dims) > MAX_BLOCK_THREADS:
-            found.append(Diagnostic("KS303", "error", path, site.line, site.column,
+            found.append(Diagnostic("KS303", severity_of("KS303"), path, site.line, site.column,
                                     f"launch of {kernel.name} with a block of {_threads(dims)} threads; "
                                     f"the limit is {MAX_BLOCK_THREADS}, so the launch fails", kernel.name))
     return found
@@ -296,6 +297,6 @@ def _restrict_diagnostics(kernel, path: str) -> list:
     written = {a.array for a in kernel.accesses if a.space == "global" and a.op != "load"}
     if len(pointers) < 2 or not written or any(p.is_restrict for p in pointers):
         return []
-    return [Diagnostic("KS402", "info", path, kernel.line, kernel.column,
+    return [Diagnostic("KS402", severity_of("KS402"), path, kernel.line, kernel.column,
                        f"pointer parameters of {kernel.name} are not __restrict__; if they never alias, "
                        "mark them so the compiler can cache loads", kernel.name)]

@@ -31,6 +31,7 @@ from kernelscope.analyses.threads import (
 )
 from kernelscope.analyses.trips import ExecWeights
 from kernelscope.model import Diagnostic
+from kernelscope.rules import severity_of
 
 SECTOR = 32
 BANKS = 32
@@ -296,18 +297,18 @@ def diagnostics(result: MemoryResult, kernel_name: str, path: str) -> list[Diagn
                 access.sectors_per_request >= UNCOALESCED_RATIO * access.ideal_sectors:
             ratio = access.sectors_per_request / access.ideal_sectors
             found.append(Diagnostic(
-                "KS101", "warning", path, access.line, access.column,
+                "KS101", severity_of("KS101"), path, access.line, access.column,
                 f"uncoalesced global {access.op} `{access.expr}`: {access.sectors_per_request:.3g} sectors per "
                 f"warp request, ideal {access.ideal_sectors:.3g} ({ratio:.1f}x the memory traffic; "
                 f"stride {access.stride_bytes} bytes between lanes)", kernel_name))
-        elif access.space == "global" and access.pattern == "indirect":
+        elif access.space == "global" and access.pattern == "indirect" and access.sectors_per_request:
             found.append(Diagnostic(
-                "KS102", "info", path, access.line, access.column,
+                "KS102", severity_of("KS102"), path, access.line, access.column,
                 f"data-dependent global {access.op} `{access.expr}`: up to {access.sectors_per_request:.3g} "
                 f"sectors per request when the indices are scattered", kernel_name))
         elif access.space == "shared" and access.bank_ways and access.bank_ways >= 2:
             found.append(Diagnostic(
-                "KS103", "warning", path, access.line, access.column,
+                "KS103", severity_of("KS103"), path, access.line, access.column,
                 f"{access.bank_ways:.3g}-way shared-memory bank conflict on `{access.expr}` "
                 f"({access.wavefronts_per_request:.3g} wavefronts per request; pad the array or "
                 f"change the index so that lanes hit distinct banks)", kernel_name))
@@ -317,7 +318,7 @@ def diagnostics(result: MemoryResult, kernel_name: str, path: str) -> list[Diagn
             where = " inside a loop" if branch.in_loop else ""
             share = f"; {branch.share_true:.0%} of threads take it" if branch.share_true is not None else ""
             found.append(Diagnostic(
-                code, "info", path, branch.line, branch.column,
+                code, severity_of(code), path, branch.line, branch.column,
                 f"branch splits warps{where}: {branch.divergent_warps:.0%} of warps run both sides{share}",
                 kernel_name))
     return found

@@ -21,6 +21,7 @@ from typing import Optional
 
 from kernelscope.errors import UsageError
 from kernelscope.model import Diagnostic
+from kernelscope.rules import severity_of
 from kernelscope.profiles_db import ArchProfile, arch as lookup_arch
 
 SWEEP_BLOCK_SIZES = tuple(range(32, 1025, 32))
@@ -286,13 +287,13 @@ def diagnostics(result: OccupancyResult, kernel_name: str, path: str, line: int,
                                 message=message, kernel=kernel_name))
 
     if result.limiter == "block_size":
-        emit("KS303", "error",
+        emit("KS303", severity_of("KS303"),
              f"block of {result.block_size} threads exceeds the kernel's limit of "
              f"{result.max_threads_per_block} threads per block; the launch fails")
     elif result.theoretical_occupancy < LOW_OCCUPANCY:
-        emit("KS301", "warning", _low_occupancy_message(result))
+        emit("KS301", severity_of("KS301"), _low_occupancy_message(result))
     if usage is not None and (usage.spill_stores or usage.spill_loads):
-        emit("KS302", "warning",
+        emit("KS302", severity_of("KS302"),
              f"ptxas spills registers to local memory ({usage.spill_stores} bytes stored, "
              f"{usage.spill_loads} bytes loaded per thread at {usage.registers} registers); "
              "raise the register limit (__launch_bounds__ min blocks, -maxrregcount) or keep fewer values live")

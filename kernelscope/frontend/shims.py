@@ -3,7 +3,9 @@ so that no position moves. What they remove is recorded so nothing is lost:
 
 - `__launch_bounds__(a, b, c)`: the grammar accepts at most two arguments; we read all of them here;
 - `__align__(n)`, `__grid_constant__`, `__nv_pure__`: attributes the grammar does not know;
-- `[=] __device__ (int i) {...}`: extended lambdas' execution-space qualifier.
+- `[=] __device__ (int i) {...}`: extended lambdas' execution-space qualifier;
+- `#pragma` between a loop header and a body without braces (`for (...)\n#pragma unroll\nfor ...`):
+  the grammar wants a statement there.
 """
 
 from __future__ import annotations
@@ -47,7 +49,34 @@ def apply_shims(text: str) -> tuple[str, list[LaunchBoundsMark]]:
     text = "".join(pieces)
     text = _ATTRIBUTES.sub(lambda m: _blank(m.group(0)), text)
     text = _LAMBDA_QUALIFIER.sub(lambda m: m.group(1) + _blank(m.group(2)), text)
-    return text, marks
+    return _blank_pragmas_inside_statements(text), marks
+
+
+def _blank_pragmas_inside_statements(text: str) -> str:
+    if "#" not in text:
+        return text
+    lines = text.split("\n")
+    previous_code = ""
+    for index, line in enumerate(lines):
+        stripped = line.strip()
+        if stripped.startswith("#"):
+            if stripped[1:].lstrip().startswith("pragma") and previous_code.endswith(")") and \
+                    re.match(r"(for|while|if)\b|else\b", _statement_start(lines, index)):
+                lines[index] = _blank(line)
+            continue
+        code = re.sub(r"//.*", "", line).strip()
+        if code:
+            previous_code = code
+    return "\n".join(lines)
+
+
+def _statement_start(lines: list[str], index: int) -> str:
+    """The text of the last code line before `index` (the loop header, when there is one)."""
+    for k in range(index - 1, -1, -1):
+        code = re.sub(r"//.*", "", lines[k]).strip()
+        if code and not code.startswith("#"):
+            return code
+    return ""
 
 
 def _matching_paren(text: str, open_index: int):
