@@ -1,8 +1,9 @@
 """Run synchronization test kernels under compute-sanitizer racecheck and synccheck.
 
-Two sets: the seeded corpus (tests/kernels/sync/manifest.toml) and, as kernels written by others for
+Three sets: the seeded corpus (tests/kernels/sync/manifest.toml); as kernels written by others for
 other purposes, every implementation in corpus/*/spec.toml that uses shared memory, barriers, warp
-intrinsics or atomics (launched at its smallest size). Each kernel is compiled once with
+intrinsics or atomics (launched at its smallest size); and those implementations once per barrier
+with that barrier deleted (racecheck only). Each kernel is compiled once with
 nvcc -lineinfo into a cubin, then launched once per tool in its own sanitizer process (a hang or a
 poisoned context then costs one kernel, not the run); the processes run in parallel. Every report is
 parsed into one CSV row per kernel and tool:
@@ -11,7 +12,7 @@ parsed into one CSV row per kernel and tool:
 
 and the raw sanitizer output is kept next to it so the parse can be redone without a GPU:
 
-    python3 benchmarks/gpu/sanitize_sync.py run --out $OUT [--corpus]   # on the GPU machine
+    python3 benchmarks/gpu/sanitize_sync.py run --out $OUT [--corpus | --mutants]   # on the GPU machine
     python3 benchmarks/gpu/sanitize_sync.py parse LOGS.jsonl -o verdicts.csv
     python3 benchmarks/gpu/sanitize_sync.py launch NAME --cubins DIR   # what each sanitizer process runs
 """
@@ -98,6 +99,38 @@ def problem_entries(problems: Path = PROBLEMS) -> list[dict]:
     return entries
 
 
+BARRIER_STATEMENT = re.compile(r"__syncthreads\(\)\s*;|__syncwarp\(\)\s*;")
+
+
+def without_barrier(text: str, k: int) -> tuple[str, int]:
+    """The source with its k-th barrier statement blanked out (lines and columns kept), and that line."""
+    match = list(BARRIER_STATEMENT.finditer(text))[k]
+    line = text.count("\n", 0, match.start()) + 1
+    return text[:match.start()] + " " * (match.end() - match.start()) + text[match.end():], line
+
+
+def mutants(problem_entry: dict) -> list[tuple[str, str, int]]:
+    """(name, source, removed line) for every way of deleting one barrier from an implementation."""
+    text = (ROOT / problem_entry["file"]).read_text()
+    found = []
+    for k in range(len(BARRIER_STATEMENT.findall(text))):
+        source, line = without_barrier(text, k)
+        found.append((f"{problem_entry['name']}-L{line}", source, line))
+    return found
+
+
+def mutant_entries(directory: Path) -> list[dict]:
+    """Each corpus implementation once per barrier, that barrier removed: realistic missing-barrier
+    bugs for which racecheck decides whether a race follows at this launch."""
+    entries = []
+    for entry in problem_entries():
+        for name, source, line in mutants(entry):
+            path = directory / (name.replace("/", "__") + ".cu")
+            path.write_text(source)
+            entries.append({**entry, "name": name, "file": str(path), "removed_line": line})
+    return entries
+
+
 # ---------------------------------------------------------------- compiling and launching
 
 def cubin_name(entry: dict) -> str:
@@ -166,14 +199,12 @@ def sanitize(entry: dict, tool: str, cubins: Path) -> dict:
             "seconds": round(time.perf_counter() - started, 2), "output": output}
 
 
-def run_all(entries: list[dict], log: Path, jobs: int) -> Path:
-    # cubins stay outside $OUT: only a handful of files come back from the GPU machine
-    cubins = Path(tempfile.mkdtemp(prefix="sync-cubins-"))
+def run_all(entries: list[dict], log: Path, jobs: int, cubins: Path, tools=TOOLS) -> Path:
     (cubins / "entries.json").write_text(json.dumps(entries))
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
         list(pool.map(lambda entry: compile_cubin(entry, cubins), entries))
         runs = list(pool.map(lambda pair: sanitize(pair[0], pair[1], cubins),
-                             [(entry, tool) for entry in entries for tool in TOOLS]))
+                             [(entry, tool) for entry in entries for tool in tools]))
     log.parent.mkdir(parents=True, exist_ok=True)
     with open(log, "w") as handle:
         for record in runs:
@@ -264,7 +295,10 @@ def main(argv=None) -> int:
     run = commands.add_parser("run")
     run.add_argument("--out", type=Path, default=Path(os.environ.get("OUT", "sanitize-out")))
     run.add_argument("--jobs", type=int, default=min(12, os.cpu_count() or 4))
-    run.add_argument("--corpus", action="store_true", help="the corpus/ implementations instead of the seeded set")
+    which = run.add_mutually_exclusive_group()
+    which.add_argument("--corpus", action="store_true", help="the corpus/ implementations instead of the seeded set")
+    which.add_argument("--mutants", action="store_true",
+                       help="corpus/ implementations with one barrier removed, racecheck only")
     parse = commands.add_parser("parse")
     parse.add_argument("log", type=Path)
     parse.add_argument("-o", "--output", type=Path, required=True)
@@ -278,9 +312,11 @@ def main(argv=None) -> int:
         return 0
     if args.command == "run":
         started = time.perf_counter()
-        prefix = "corpus_" if args.corpus else ""
-        entries = problem_entries() if args.corpus else seeded_entries()
-        log = run_all(entries, args.out / f"{prefix}sync_sanitizer_logs.jsonl", args.jobs)
+        # cubins (and mutated sources) stay outside $OUT: only a handful of files come back
+        work = Path(tempfile.mkdtemp(prefix="sync-sanitize-"))
+        prefix, tools = ("mutants_", ("racecheck",)) if args.mutants else ("corpus_" if args.corpus else "", TOOLS)
+        entries = mutant_entries(work) if args.mutants else problem_entries() if args.corpus else seeded_entries()
+        log = run_all(entries, args.out / f"{prefix}sync_sanitizer_logs.jsonl", args.jobs, work, tools)
         rows = write_verdicts(log, args.out / f"{prefix}sync_verdicts_h200.csv")
         print(f"sanitized {len(rows)} kernel/tool pairs in {time.perf_counter() - started:.1f} s")
     else:
