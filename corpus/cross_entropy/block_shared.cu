@@ -1,10 +1,12 @@
 // One block per sample: coalesced strided passes, maximum and sum combined across the block by
 // tree reductions in shared memory.
+#define NEG_INF __int_as_float(0xff800000)   // -infinity: NVRTC has no <math.h> INFINITY
+
 extern "C" __global__ void cross_entropy(const float *logits, const int *target, float *loss, int batch, int classes)
 {
     __shared__ float scratch[256];
     const float *row = logits + (long)blockIdx.x * classes;
-    float peak = -INFINITY;
+    float peak = NEG_INF;
     for (int c = threadIdx.x; c < classes; c += blockDim.x)
         peak = fmaxf(peak, row[c]);
     scratch[threadIdx.x] = peak;

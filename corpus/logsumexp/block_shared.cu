@@ -1,10 +1,12 @@
 // One block per row: coalesced strided passes, the maximum and the sum each combined across the
 // block by a tree reduction in shared memory.
+#define NEG_INF __int_as_float(0xff800000)   // -infinity: NVRTC has no <math.h> INFINITY
+
 extern "C" __global__ void logsumexp(const float *x, float *out, int rows, int cols)
 {
     __shared__ float scratch[256];
     const float *row = x + (long)blockIdx.x * cols;
-    float peak = -INFINITY;
+    float peak = NEG_INF;
     for (int c = threadIdx.x; c < cols; c += blockDim.x)
         peak = fmaxf(peak, row[c]);
     scratch[threadIdx.x] = peak;

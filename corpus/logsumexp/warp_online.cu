@@ -1,5 +1,7 @@
 // One warp per row and a single read pass: each lane keeps a running maximum and a sum rescaled
 // whenever the maximum grows; the (max, sum) pairs are merged through shuffles.
+#define NEG_INF __int_as_float(0xff800000)   // -infinity: NVRTC has no <math.h> INFINITY
+
 extern "C" __global__ void logsumexp(const float *x, float *out, int rows, int cols)
 {
     int lane = threadIdx.x % 32;
@@ -7,7 +9,7 @@ extern "C" __global__ void logsumexp(const float *x, float *out, int rows, int c
     if (r >= rows)
         return;
     const float *row = x + (long)r * cols;
-    float peak = -INFINITY, sum = 0.0f;
+    float peak = NEG_INF, sum = 0.0f;
     for (int c = lane; c < cols; c += 32) {
         float v = row[c];
         if (v > peak) {

@@ -1,4 +1,6 @@
 // One warp per row: coalesced scan, then the (value, index) pairs meet through register shuffles.
+#define NEG_INF __int_as_float(0xff800000)   // -infinity: NVRTC has no <math.h> INFINITY
+
 extern "C" __global__ void row_argmax(const float *x, int *out, int rows, int cols)
 {
     int lane = threadIdx.x % 32;
@@ -6,7 +8,7 @@ extern "C" __global__ void row_argmax(const float *x, int *out, int rows, int co
     if (r >= rows)
         return;
     const float *row = x + (long)r * cols;
-    float best_value = -INFINITY;
+    float best_value = NEG_INF;
     int best = cols;
     for (int c = lane; c < cols; c += 32) {
         float v = row[c];

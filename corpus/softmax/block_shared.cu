@@ -1,5 +1,7 @@
 // One block per row: coalesced strided passes, with the row maximum and the sum of exponentials
 // combined across the block by tree reductions in shared memory.
+#define NEG_INF __int_as_float(0xff800000)   // -infinity: NVRTC has no <math.h> INFINITY
+
 __device__ float block_reduce(float v, float *scratch, bool take_max)
 {
     scratch[threadIdx.x] = v;
@@ -21,7 +23,7 @@ extern "C" __global__ void softmax(const float *x, float *out, int rows, int col
     __shared__ float scratch[256];
     const float *row = x + (long)blockIdx.x * cols;
     float *dst = out + (long)blockIdx.x * cols;
-    float peak = -INFINITY;
+    float peak = NEG_INF;
     for (int c = threadIdx.x; c < cols; c += blockDim.x)
         peak = fmaxf(peak, row[c]);
     peak = block_reduce(peak, scratch, true);

@@ -1,6 +1,8 @@
 // One warp per row. A single read pass keeps a running maximum and a sum rescaled whenever the
 // maximum grows (online softmax); lanes merge their (max, sum) pairs through shuffles, and a
 // second pass writes the normalised values.
+#define NEG_INF __int_as_float(0xff800000)   // -infinity: NVRTC has no <math.h> INFINITY
+
 extern "C" __global__ void softmax(const float *x, float *out, int rows, int cols)
 {
     int lane = threadIdx.x % 32;
@@ -9,7 +11,7 @@ extern "C" __global__ void softmax(const float *x, float *out, int rows, int col
         return;
     const float *row = x + (long)r * cols;
     float *dst = out + (long)r * cols;
-    float peak = -INFINITY, sum = 0.0f;
+    float peak = NEG_INF, sum = 0.0f;
     for (int c = lane; c < cols; c += 32) {
         float v = row[c];
         if (v > peak) {
