@@ -193,7 +193,7 @@ class Preprocessor:
                 flush_code()
                 directive, _, rest = _split_directive(stripped)
                 keep = self._directive(directive, rest, line_no, stack, active)
-                active = all(frame[0] for frame in stack)
+                active = stack[-1][0] if stack else True  # a branch is only taken inside an active parent
                 if keep and active:
                     emit(line_text, logical_start)
                 else:
