@@ -117,3 +117,29 @@ def test_two_grpo_steps_with_static_rewards_log_components_and_resume(tmp_path, 
     assert (checkpoint / "refinement_pool.json").exists()
     resumed = trainer_module.train(config, reward=static, resume=True, max_steps=3)
     assert resumed["global_step"] == 3 and resumed["reward_evaluations"] == 2
+
+
+def test_example_config_is_valid_for_the_reward_and_for_grpo():
+    pytest.importorskip("trl")
+    from pathlib import Path
+
+    from trl import GRPOConfig
+
+    from kernelscope.rl.reward import RewardConfig
+
+    config = TrainConfig.load(Path(__file__).parents[1] / "examples" / "train" / "grpo.toml")
+    assert RewardConfig.from_dict(config.reward).mode == "full"
+    assert config.max_turns > 1 and set(config.styles) == {"c", "pytorch"}
+    GRPOConfig(**{**config.grpo, "bf16": False, "use_cpu": True})  # every [grpo] key is a GRPOConfig field
+
+
+def test_train_command_reports_a_bad_config_in_one_line(tmp_path):
+    from click.testing import CliRunner
+
+    from kernelscope.cli import cli
+
+    path = tmp_path / "bad.toml"
+    path.write_text("[model]\n[data]\nrepeats = 2\n")
+    result = CliRunner().invoke(cli, ["train", str(path)])
+    assert result.exit_code == 2
+    assert "path is required" in result.output and "Traceback" not in result.output
