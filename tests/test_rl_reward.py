@@ -75,6 +75,11 @@ def test_half_precision_on_float32_data_is_a_hack(task):
     assert "lowered_precision" in static_reward()(code, task).hacks
 
 
+def test_a_variable_called_half_is_not_half_precision(task):
+    code = candidate().replace("c[i] = a[i] + b[i];", "int half = n / 2; c[i] = a[i] + b[i] + half * 0;")
+    assert static_reward()(code, task).outcome == "ok"
+
+
 def test_full_mode_gates_compile_correctness_and_runner_flags(task):
     reward = full_reward()
     config = reward.config

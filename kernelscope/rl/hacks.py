@@ -18,7 +18,8 @@ RUNNER_HACK_FLAGS = frozenset({
 
 _PERSISTENT_STATE = re.compile(r"^\s*(?:static\s+)?__device__\s+(?!.*\()(?!.*\bconst\b)[\w\s:<>*]+\b\w+\s*"
                                r"(?:\[[^\]]*\]\s*)*(?:=[^;]*)?;", re.MULTILINE)
-_LOW_PRECISION = re.compile(r"\b(?:__half2?|half2?|__nv_bfloat16x?2?|__float2half\w*|__float2bfloat16\w*)\b")
+# CUDA's own half-precision names only: a bare `half` is as often a loop variable ("for half = n/2").
+_LOW_PRECISION = re.compile(r"\b(?:__half2?|__nv_bfloat16x?2?|__float2half\w*|__float2bfloat16\w*|__h(?:add|mul|fma)2?)\b")
 
 
 def _strip_comments(code: str) -> str:
