@@ -45,3 +45,28 @@ def test_a_strided_rewrite_of_the_honest_kernel_scores_lower(task, reward):
     good, bad = reward(f"```cuda\n{honest}```", task), reward(f"```cuda\n{strided}```", task)
     assert bad.components["structure_coalescing"] < good.components["structure_coalescing"]
     assert bad.total < good.total
+
+
+# The verdicts the runner's GPU tests pin down for each adversarial kernel (tests/gpu/test_runner_gpu.py).
+RUNNER_VERDICTS = {"skip_work": "unwritten_output", "input_echo": "input_echo", "half_write": "unwritten_output",
+                   "out_of_bounds": "out_of_bounds_write", "first_input_only": "mismatch",
+                   "uninitialised": "mismatch", "constant": "constant_output", "illegal_address": "fault",
+                   "infinite_loop": "timeout", "host_code": "rejected"}
+
+
+def runner_result(flag: str):
+    from kernelscope.runner.results import RunResult, SizeVerdict
+
+    result = RunResult(problem="vector_add_adversarial", kernel="vector_add", compiled=flag != "rejected",
+                       flags=[flag], sizes=[SizeVerdict(size="small", correct=False, trials=3, flags=[flag])])
+    return result.finish()
+
+
+@pytest.mark.parametrize("name", sorted(RUNNER_VERDICTS))
+def test_every_adversarial_kernel_lands_in_the_fail_band_in_full_mode(task, name):
+    reward = UnifiedReward(RewardConfig(mode="full"),
+                           run_fn=lambda code, kernel, t: runner_result(RUNNER_VERDICTS[name]))
+    result = reward(f"```cuda\n{(ADVERSARIAL / f'{name}.cu').read_text()}```", task)
+    assert result.band == "fail" and result.total < 0, (result.outcome, result.hacks)
+    if RUNNER_VERDICTS[name] != "mismatch":
+        assert result.total == reward.config.hack

@@ -180,14 +180,14 @@ class UnifiedReward:
         if config.mode == "full":
             run = self.run_fn(code, wanted if wanted in extraction.kernels else None, task)
             details["run"] = run
-            if not run.compiled:
-                return self._fail("compile_error", config.compile_error, **details)
             speedup = run.speedup
             hacks.update(runner_hacks(run.flags))
             if speedup is not None and speedup > config.implausible_speedup:
                 hacks["implausible_speedup"] = f"speedup {speedup:.1f}x is beyond belief"
         if hacks:
             return self._fail("hack", config.hack, hacks=hacks, speedup=speedup, **details)
+        if run is not None and not run.compiled:
+            return self._fail("compile_error", config.compile_error, **details)
         if config.mode == "full" and not run.correct:
             return self._fail("incorrect", config.incorrect, speedup=speedup, **details)
 
