@@ -142,7 +142,7 @@ def main() -> int:
     args.work.mkdir(parents=True, exist_ok=True)
     sys.path.insert(0, str(ROOT))
 
-    from kernelscope.paths import profile_file
+    from kernelscope.rl.ranker import shipped_ranker_fn
     from kernelscope.rl.reward import RewardConfig, UnifiedReward, default_run
     from kernelscope.rl.tasks import load_corpus
     from kernelscope.rl.trainer import TrainConfig, train
@@ -158,11 +158,7 @@ def main() -> int:
     tasks = {name: task for name, task in load_corpus(str(ROOT / "corpus")).items() if name in SMOKE_PROBLEMS}
     policy = warm_start_policy(args.work / "policy", tasks, args.warm_steps)
 
-    ranker_fn = None
-    if profile_file("models/ranker.skops").exists():
-        from kernelscope.rl.ranker import reference_ranker_fn
-
-        ranker_fn = reference_ranker_fn()
+    ranker_fn = shipped_ranker_fn()
     reward = UnifiedReward(RewardConfig(mode=mode), run_fn=run_fn, ranker_fn=ranker_fn)
     output_dir = args.work / "run"
     config = TrainConfig(model=str(policy), corpus=str(ROOT / "corpus"), problems=sorted(tasks), repeats=4,

@@ -89,12 +89,13 @@ def make_trl_reward(reward: UnifiedReward | None = None, *, corpus_dir=None, tas
 def _environment_reward() -> tuple[UnifiedReward, TaskResolver]:
     """The reward the verl/OpenRLHF entry points share, configured from the environment once."""
     config = RewardConfig(mode=os.environ.get("KERNELSCOPE_REWARD_MODE", "static"))
-    ranker_fn = None
-    ranker_path = os.environ.get("KERNELSCOPE_RANKER", "")
-    if ranker_path.lower() != "none":
-        from kernelscope.rl.ranker import reference_ranker_fn
+    from kernelscope.rl.ranker import reference_ranker_fn, shipped_ranker_fn
 
-        ranker_fn = reference_ranker_fn(ranker_path or None)
+    ranker_path = os.environ.get("KERNELSCOPE_RANKER", "")
+    if ranker_path.lower() == "none":
+        ranker_fn = None
+    else:
+        ranker_fn = reference_ranker_fn(ranker_path) if ranker_path else shipped_ranker_fn()
     return UnifiedReward(config, ranker_fn=ranker_fn), TaskResolver(os.environ.get("KERNELSCOPE_CORPUS"))
 
 

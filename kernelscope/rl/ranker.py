@@ -14,6 +14,7 @@ model compares ratios, which is what a speedup is.
 
 from __future__ import annotations
 
+import logging
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 DEFAULT_MODEL = "models/ranker.skops"
+log = logging.getLogger(__name__)
 
 
 def _log2(value) -> float:
@@ -237,3 +239,20 @@ def reference_ranker_fn(path=None, *, ranker: PairwiseRanker | None = None, anal
         return float(ranker.predict_proba((candidate - reference)[None, :])[0, 1])
 
     return probability
+
+
+def shipped_ranker_fn():
+    """The reward's ranker term from the model shipped in profiles/models/, or None (with a warning)
+    when it or skops is missing: the reward then gives the ranker part 0.5, no opinion."""
+    from kernelscope.paths import profile_file
+
+    path = profile_file(DEFAULT_MODEL)
+    try:
+        import skops  # noqa: F401
+    except ImportError:
+        log.warning("skops is not installed: the reward runs without the pairwise ranker")
+        return None
+    if not path.exists():
+        log.warning("%s does not exist: the reward runs without the pairwise ranker", path)
+        return None
+    return reference_ranker_fn(path)

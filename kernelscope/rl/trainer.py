@@ -185,11 +185,12 @@ def make_reward(config: TrainConfig):
     from kernelscope.rl.reward import RewardConfig, UnifiedReward
 
     reward_config = RewardConfig.from_dict(config.reward)
-    ranker_fn = None
-    if config.ranker != "none":
-        from kernelscope.rl.ranker import reference_ranker_fn
+    from kernelscope.rl.ranker import reference_ranker_fn, shipped_ranker_fn
 
-        ranker_fn = reference_ranker_fn(None if config.ranker == "default" else config.ranker)
+    if config.ranker == "none":
+        ranker_fn = None
+    else:
+        ranker_fn = shipped_ranker_fn() if config.ranker == "default" else reference_ranker_fn(config.ranker)
     return UnifiedReward(reward_config, ranker_fn=ranker_fn)
 
 
