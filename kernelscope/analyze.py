@@ -6,8 +6,11 @@ reward call. Results hold the records and render to the JSON document of DESIGN.
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
+
+import numpy as np
 from dataclasses import dataclass, field
 
 from kernelscope import symbolic as sx
@@ -113,6 +116,12 @@ def analyze_source(text: str, path: str = "<string>", options: Options | None = 
     """Analyse CUDA source text. Keyword arguments override fields of `options`
     (arch, block, bindings, defines, registers, dynamic_smem, preprocess)."""
     options = _options(options, kwargs)
+    # Index arithmetic on placeholder values may overflow int64; C would wrap silently too.
+    with np.errstate(all="ignore"):
+        return _analyze(text, path, options)
+
+
+def _analyze(text: str, path: str, options: Options) -> FileResult:
     model = parse_file(text, path, options.defines, options.arch, options.preprocess)
     usages = _resource_usage(model, text, path, options)
     results = []
@@ -260,9 +269,17 @@ def _occupancy(kernel, block: BlockShape, usage, dynamic_smem: int, options: Opt
         sum(s.static_bytes for s in kernel.shared_arrays)
     max_threads = kernel.launch_bounds[0] if kernel.launch_bounds and isinstance(kernel.launch_bounds[0], int) \
         and 0 < kernel.launch_bounds[0] <= MAX_BLOCK_THREADS else None
-    return occupancy.compute(options.arch, block.threads, usage.registers, static_smem, dynamic_smem,
-                             barriers=max(1, getattr(usage, "barriers", 1) or 1),
-                             registers_source=usage.source, max_threads_per_block=max_threads)
+    return _cached_occupancy(options.arch, block.threads, usage.registers, static_smem, dynamic_smem,
+                             max(1, getattr(usage, "barriers", 1) or 1), usage.source, max_threads)
+
+
+@functools.lru_cache(maxsize=4096)
+def _cached_occupancy(arch, threads, registers, static_smem, dynamic_smem, barriers, source, max_threads):
+    """Kernels of one file often share their resource usage; the result is frozen, so share it."""
+    from kernelscope.analyses import occupancy
+
+    return occupancy.compute(arch, threads, registers, static_smem, dynamic_smem, barriers=barriers,
+                             registers_source=source, max_threads_per_block=max_threads)
 
 
 def _occupancy_diagnostics(result: KernelResult, path: str) -> list:

@@ -140,6 +140,7 @@ class ExecWeights:
         self.slots = slots
         self.active = active
         self._cache: dict[int, float | None] = {}
+        self._executions: dict[tuple, float | None] = {}
 
     def loop(self, loop):
         key = id(loop)
@@ -148,6 +149,12 @@ class ExecWeights:
         return self._cache[key]
 
     def executions(self, context):
+        key = (tuple(id(c) for c in context.conditions), tuple(id(loop) for loop in context.loops))
+        if key not in self._executions:
+            self._executions[key] = self._count_executions(context)
+        return self._executions[key]
+
+    def _count_executions(self, context):
         """Mean times a thread of the block executes a statement in `context`, counting only
         threads whose guarding conditions hold: what per-thread totals (FLOPs, bytes) need.
         Conditions on a uniform loop variable (`if (t < half)` in a reduction) are evaluated for

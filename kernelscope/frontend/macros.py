@@ -21,6 +21,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from kernelscope.model import SourceError
 
@@ -68,10 +69,17 @@ class Macro:
     params: list | None = None      # None for object-like macros
     variadic: bool = False
     line: int = 0
+    _tokens: list | None = None
+
+    @property
+    def tokens(self) -> list:
+        """The replacement list, tokenised once."""
+        if self._tokens is None:
+            self._tokens = tokenize(self.body)
+        return self._tokens
 
 
-@dataclass
-class Token:
+class Token(NamedTuple):
     kind: str
     text: str
     start: int                      # offset in the text the token came from
@@ -121,13 +129,8 @@ class Preprocessed:
 
 
 def tokenize(text: str, base: int = 0) -> list[Token]:
-    tokens = []
-    for match in TOKEN.finditer(text):
-        kind = match.lastgroup
-        if kind == "delim":
-            kind = "string"
-        tokens.append(Token(kind, match.group(0), base + match.start()))
-    return tokens
+    return [Token("string" if m.lastgroup == "delim" else m.lastgroup, m.group(0), base + m.start())
+            for m in TOKEN.finditer(text)]
 
 
 def parse_define(body_text: str, line: int) -> Macro | None:
@@ -301,8 +304,17 @@ class Preprocessor:
         """Expand `tokens`; `origin` is the original offset that an expansion's output maps to."""
         i = 0
         n = len(tokens)
+        macros = self.macros
         while i < n:
             token = tokens[i]
+            if origin is None and (token.kind != "ident" or (token.text not in macros and not _CAPS.match(token.text))):
+                # a stretch of plain code: emit it in one piece
+                run_start = i
+                while i < n and (tokens[i].kind != "ident" or (tokens[i].text not in macros and
+                                                               not _CAPS.match(tokens[i].text))):
+                    i += 1
+                emit("".join(t.text for t in tokens[run_start:i]), tokens[run_start].start, True)
+                continue
             where = token.start if origin is None else origin
             macro = self.macros.get(token.text) if token.kind == "ident" else None
             if macro is None and top_level and token.kind == "ident" and _CAPS.match(token.text):
@@ -322,7 +334,7 @@ class Preprocessor:
                 i += 1
                 continue
             if macro.params is None:
-                body = tokenize(macro.body)
+                body = macro.tokens
                 self._emit_expansion(body, hidden | {macro.name}, depth, emit, where)
                 i += 1
                 continue
@@ -371,7 +383,7 @@ class Preprocessor:
         if len(args) == 1 and not any(t.kind not in ("space", "newline") for t in args[0]) and not params:
             args = []
         by_name = {name: args[k] if k < len(args) else [] for k, name in enumerate(params)}
-        body = tokenize(macro.body)
+        body = macro.tokens
         result: list[Token] = []
         k = 0
         while k < len(body):
