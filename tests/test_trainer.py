@@ -2,7 +2,6 @@
 memory, two GRPO steps with static rewards, the components logged, a checkpoint that resumes."""
 
 import json
-import os
 
 import pytest
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 
 import click
@@ -18,9 +19,7 @@ from kernelscope.commands._common import exits_2_on_error, fail
 @exits_2_on_error
 def train(config_path, resume, max_steps, output_dir):
     """Train a policy with GRPO on corpus problems, rewarded by kernelscope (see docs/rl.md)."""
-    try:
-        import trl  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("trl") is None:
         fail("training needs the train extra: pip install 'kernelscope[train]'")
     from kernelscope.rl.trainer import TrainConfig, train as run_training
 

@@ -247,9 +247,9 @@ def shipped_ranker_fn():
     from kernelscope.paths import profile_file
 
     path = profile_file(DEFAULT_MODEL)
-    try:
-        import skops  # noqa: F401
-    except ImportError:
+    import importlib.util
+
+    if importlib.util.find_spec("skops") is None:
         log.warning("skops is not installed: the reward runs without the pairwise ranker")
         return None
     if not path.exists():
