@@ -19,6 +19,7 @@ from kernelscope.runner.device import require_gpu
 from kernelscope.runner.ncu import IDENTITY_COLUMNS, METRICS, join_static, ncu_command, parse_ncu_csv
 from kernelscope.runner.source_policy import check_source
 from kernelscope.runner.spec import LaunchSpec, ProblemSpec, load_spec
+from kernelscope.runner.worker import child_environment
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,7 @@ def profile(spec, candidates, *, sizes=None, metrics=METRICS, arch: str | None =
                               log_file=log_path)
         with nvtx.annotate("kernelscope:ncu", color="purple"):
             proc = subprocess.run(command, capture_output=True, text=True, timeout=timeout_s,
-                                  env={**os.environ, "PYTHONPATH": _pythonpath()})
+                                  env=child_environment())
         if proc.returncode != 0 or not Path(log_path).is_file():
             tail = (proc.stderr or proc.stdout).strip().splitlines()[-5:]
             raise KernelscopeError("ncu failed (exit %d): %s" % (proc.returncode, " | ".join(tail)))
@@ -134,10 +135,3 @@ def _product(dims) -> int:
     for d in dims:
         total *= d
     return total
-
-
-def _pythonpath() -> str:
-    """Make sure the ncu child imports this same kernelscope (a checkout on PYTHONPATH or installed)."""
-    here = str(Path(__file__).resolve().parents[2])
-    existing = os.environ.get("PYTHONPATH", "")
-    return here + (os.pathsep + existing if existing else "")

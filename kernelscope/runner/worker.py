@@ -5,14 +5,23 @@ so it never runs in the caller's process. A worker stays alive across candidates
 creating a CUDA context costs seconds, evaluating a candidate a fraction of that) and is replaced
 when it times out, faults or dies. `WorkerPool` hands jobs to idle workers; with one GPU, one worker
 keeps timings free of interference, which is the default.
+
+Workers are started as `python -m kernelscope.runner.worker FD DEVICE` rather than through
+multiprocessing's spawn, which would re-run the caller's main script in the child (and fail in
+scripts without an `if __name__ == "__main__"` guard). Jobs and replies travel as pickles over a
+socket pair wrapped in a multiprocessing Connection.
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import queue
+import socket
+import subprocess
+import sys
 import time
+from multiprocessing.connection import Connection
+from pathlib import Path
 
 from kernelscope.errors import KernelscopeError
 
@@ -37,26 +46,28 @@ class Worker:
         return self._process.pid if self._process is not None else None
 
     def alive(self) -> bool:
-        return self._process is not None and self._process.is_alive()
+        return self._process is not None and self._process.poll() is None
 
     def start(self) -> None:
-        context = multiprocessing.get_context("spawn")   # never fork a process that may hold CUDA state
-        parent, child = context.Pipe()
-        process = context.Process(target=_serve, args=(child, self.device), daemon=True,
-                                  name=f"kernelscope-worker-{self.device}")
-        process.start()
-        child.close()
+        ours, theirs = socket.socketpair()
+        with theirs:
+            process = subprocess.Popen(
+                [sys.executable, "-m", "kernelscope.runner.worker", str(theirs.fileno()), str(self.device)],
+                pass_fds=(theirs.fileno(),), env=child_environment(), stdin=subprocess.DEVNULL)
+        parent = Connection(ours.detach())
         if not parent.poll(STARTUP_TIMEOUT_S):
             process.kill()
+            process.wait()
             raise WorkerError("the GPU worker did not start within "
                               f"{STARTUP_TIMEOUT_S:.0f} s")
         try:
             hello = parent.recv()
-        except EOFError:
-            process.join(5)
-            raise WorkerError(f"the GPU worker exited during start-up (exit code {process.exitcode})") from None
+        except (EOFError, OSError):
+            process.wait(5)
+            raise WorkerError(f"the GPU worker exited during start-up (exit code {process.returncode})") from None
         if hello.get("status") != "ready":
             process.kill()
+            process.wait()
             raise WorkerError(f"the GPU worker failed to start: {hello.get('message')}")
         self._process, self._connection = process, parent
         self.starts += 1
@@ -73,7 +84,7 @@ class Worker:
         try:
             reply = self._connection.recv()
         except (EOFError, OSError):
-            exit_code = self._process.exitcode if self._process else None
+            exit_code = self._process.poll() if self._process else None
             self.stop(kill=True)
             return {"status": "fault", "message": f"the worker died (exit code {exit_code})"}
         if reply.get("status") == "fault":
@@ -92,10 +103,11 @@ class Worker:
                 connection.send(None)
             except (OSError, BrokenPipeError):
                 pass
-        process.join(30)
-        if process.is_alive():
+        try:
+            process.wait(30)
+        except subprocess.TimeoutExpired:
             process.kill()
-            process.join(10)
+            process.wait(10)
         connection.close()
 
 
@@ -146,6 +158,14 @@ class WorkerPool:
         self.close()
 
 
+def child_environment() -> dict:
+    """The caller's environment, with this kernelscope importable in the child even when it runs
+    from a checkout rather than an installed package."""
+    root = str(Path(__file__).resolve().parents[2])
+    existing = os.environ.get("PYTHONPATH", "")
+    return {**os.environ, "PYTHONPATH": root + (os.pathsep + existing if existing else "")}
+
+
 def _serve(connection, device: int) -> None:
     """Worker main loop: one job in, one reply out, until told to stop or a fault poisons the context."""
     try:
@@ -176,3 +196,7 @@ def _serve(connection, device: int) -> None:
             reply = {"status": "error", "message": f"{type(exc).__name__}: {exc}"}
         reply["worker_seconds"] = time.perf_counter() - started
         connection.send(reply)
+
+
+if __name__ == "__main__":
+    _serve(Connection(int(sys.argv[1])), int(sys.argv[2]))
