@@ -1,4 +1,5 @@
-"""`kernelscope analyze --format json`: the document of DESIGN.md."""
+"""`kernelscope analyze --format json`: the document of DESIGN.md, compact (pipe it through
+`python -m json.tool` or `jq` to read it; indented output costs more than the analysis itself)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,14 @@ import math
 
 
 def render(document: dict) -> str:
-    return json.dumps(_finite(document), indent=2, sort_keys=False) + "\n"
+    try:
+        return json.dumps(document, allow_nan=False, separators=(",", ":")) + "\n"
+    except ValueError:
+        # JSON has no NaN or Infinity: unknown quantities are null
+        return json.dumps(_finite(document), separators=(",", ":")) + "\n"
 
 
 def _finite(value):
-    """JSON has no NaN or Infinity; unknown quantities are null."""
     if isinstance(value, float) and not math.isfinite(value):
         return None
     if isinstance(value, dict):
