@@ -155,3 +155,23 @@ def test_repeated_completions_are_scored_once(task):
     for _ in range(4):
         reward(candidate(), task)
     assert len(calls) == 1
+
+
+def test_a_batch_goes_to_the_runner_once_per_task_without_duplicates(task, tmp_path):
+    from kernelscope.rl.tasks import load_task
+    from test_rl_support import make_problem
+
+    other = load_task(make_problem(tmp_path / "more", "vector_sub"))
+    batches = []
+
+    def run_many(batch_task, candidates):
+        batches.append((batch_task.name, len(candidates)))
+        return [fake_run(code, kernel, batch_task) for code, kernel in candidates]
+
+    reward = UnifiedReward(RewardConfig(mode="full"), analyze_fn=fake_analyze, run_many_fn=run_many)
+    completions = [candidate("run: speedup=2"), candidate("run: speedup=2"), candidate("run: speedup=3"),
+                   candidate("shape: no_loads"), "no code", candidate("run: speedup=2")]
+    results = reward.score_many(completions, [task, task, task, task, task, other])
+    assert sorted(batches) == [("vector_add", 2), ("vector_sub", 1)]
+    assert [r.outcome for r in results] == ["ok", "ok", "ok", "hack", "no_code", "ok"]
+    assert results[0] is results[1] and results[2].speedup == 3.0

@@ -49,14 +49,29 @@ class TaskResolver:
 
 
 def _score_batch(reward: UnifiedReward, resolve: TaskResolver, completions, labels) -> list[Reward | None]:
-    """None where the evaluation itself broke (a harness problem, not the candidate's fault)."""
-    results = []
-    for completion, label in zip(completions, labels):
+    """Rewards in order; None where the evaluation itself broke (an unknown problem, a harness
+    failure: not the candidate's fault). The batch goes to the runner at once; if that fails, each
+    candidate is retried alone so that one broken evaluation costs only its own reward."""
+    tasks, usable = [], []
+    for index, label in enumerate(labels):
         try:
-            results.append(reward(completion, resolve(label)))
-        except Exception as exc:  # noqa: BLE001 - one broken evaluation must not stop a training step
-            log.warning("reward evaluation failed for %r: %s: %s", label, type(exc).__name__, exc)
-            results.append(None)
+            tasks.append(resolve(label))
+            usable.append(index)
+        except (KeyError, OSError, ValueError) as exc:
+            log.warning("no task for %r: %s", label, exc)
+            tasks.append(None)
+    results: list[Reward | None] = [None] * len(completions)
+    try:
+        scored = reward.score_many([completions[i] for i in usable], [tasks[i] for i in usable])
+        for index, result in zip(usable, scored):
+            results[index] = result
+    except Exception as exc:  # noqa: BLE001 - isolate the candidate that broke the batch
+        log.warning("batch reward evaluation failed (%s: %s); scoring one by one", type(exc).__name__, exc)
+        for index in usable:
+            try:
+                results[index] = reward(completions[index], tasks[index])
+            except Exception as single:  # noqa: BLE001 - one broken evaluation must not stop training
+                log.warning("reward evaluation failed for %r: %s: %s", labels[index], type(single).__name__, single)
     return results
 
 

@@ -121,42 +121,99 @@ class HarnessError(RuntimeError):
 
 def default_run(code: str, kernel: str | None, task, **options):
     """The runner on the task's spec; `options` go to `kernelscope.runner.evaluate` (timeout_s, ...)."""
-    from kernelscope.runner import evaluate, load_spec
+    return default_run_many(task, [(code, kernel)], **options)[0]
 
-    result = evaluate(load_spec(task.spec_path), code, kernel, **options)
-    if "harness_error" in result.flags:
-        raise HarnessError(result.error or "the runner's worker failed")
-    return result
+
+def default_run_many(task, candidates, **options):
+    """Several (code, kernel) candidates of one task: the runner compiles them in parallel, then runs
+    them one after another in its worker."""
+    from kernelscope.runner import load_spec
+    from kernelscope.runner.evaluation import evaluate_many
+
+    results = evaluate_many(load_spec(task.spec_path), candidates, **options)
+    for result in results:
+        if "harness_error" in result.flags:
+            raise HarnessError(result.error or "the runner's worker failed")
+    return results
+
+
+@dataclass
+class _Pending:
+    """A candidate past the static gates, waiting for its run (full mode)."""
+    code: str
+    kernel_name: str | None
+    kernel: dict
+    task: Any
+    details: dict
 
 
 class UnifiedReward:
     """Scores completions on tasks. The analyzer, runner and ranker are injected (defaults import the
-    real modules lazily), so tests use fakes and a static-only reward never touches a GPU."""
+    real modules lazily), so tests use fakes and a static-only reward never touches a GPU.
+
+    `run_fn(code, kernel, task)` runs one candidate; `run_many_fn(task, [(code, kernel), ...])` a batch
+    of one task's candidates (by default the runner's `evaluate_many`, unless `run_fn` is given)."""
 
     def __init__(self, config: RewardConfig | None = None, *, analyze_fn: Callable | None = None,
-                 run_fn: Callable | None = None, ranker_fn: Callable | None = None):
+                 run_fn: Callable | None = None, run_many_fn: Callable | None = None,
+                 ranker_fn: Callable | None = None):
         self.config = config or RewardConfig()
         self.analyze_fn = analyze_fn or default_analyze
-        self.run_fn = run_fn or default_run
+        if run_many_fn is None:
+            run_many_fn = default_run_many if run_fn is None else (
+                lambda task, candidates: [run_fn(code, kernel, task) for code, kernel in candidates])
+        self.run_many_fn = run_many_fn
         # (kernel analysis, task) -> probability that the kernel beats the task's reference implementation
         self.ranker_fn = ranker_fn
         self._cache: dict[tuple, Reward] = {}
 
     def __call__(self, completion, task=None) -> Reward:
-        extraction = extract_code(completion)
-        if not extraction.ok:
-            return self._fail("no_code", self.config.no_code, extraction=extraction)
-        key = (hashlib.sha256(extraction.code.encode()).hexdigest(), getattr(task, "name", None))
-        if key not in self._cache:  # a GRPO group often repeats a completion
-            self._cache[key] = self._score_code(extraction, task)
-        return self._cache[key]
+        return self.score_many([completion], [task])[0]
+
+    def score_many(self, completions, tasks) -> list[Reward]:
+        """Score a batch: static gates for each, then one runner batch per task (full mode)."""
+        results: list[Reward | None] = []
+        keys, pending = [], {}
+        for completion, task in zip(completions, tasks):
+            extraction = extract_code(completion)
+            if not extraction.ok:
+                results.append(self._fail("no_code", self.config.no_code, extraction=extraction))
+                keys.append(None)
+                continue
+            key = (hashlib.sha256(extraction.code.encode()).hexdigest(), getattr(task, "name", None))
+            keys.append(key)
+            if key in self._cache:  # a GRPO group often repeats a completion
+                results.append(self._cache[key])
+            elif key in pending:
+                results.append(None)
+            else:
+                outcome = self._static_phase(extraction, task)
+                if isinstance(outcome, Reward):
+                    self._cache[key] = outcome
+                    results.append(outcome)
+                else:
+                    pending[key] = outcome
+                    results.append(None)
+        self._run_phase(pending)
+        return [result if result is not None else self._cache[key] for result, key in zip(results, keys)]
+
+    def _run_phase(self, pending: dict) -> None:
+        by_task: dict = {}
+        for key, item in pending.items():
+            by_task.setdefault(getattr(item.task, "name", None), []).append((key, item))
+        for items in by_task.values():
+            if self.config.mode == "full":
+                runs = self.run_many_fn(items[0][1].task, [(item.code, item.kernel_name) for _, item in items])
+            else:
+                runs = [None] * len(items)
+            for (key, item), run in zip(items, runs):
+                self._cache[key] = self._finish(item, run)
 
     def _fail(self, outcome: str, value: float, **details) -> Reward:
         components = {"gate": value, "performance": 0.0, "structure": 0.0, "penalty": 0.0}
         return Reward(total=value, band="fail", outcome=outcome, components=components, **details)
 
-    def _score_code(self, extraction: Extraction, task) -> Reward:
-        config = self.config
+    def _static_phase(self, extraction: Extraction, task) -> Reward | _Pending:
         code = extraction.code
         analysis = self.analyze_fn(code, block=task.block if task else None,
                                    bindings=task.bindings() if task else None)
@@ -168,17 +225,20 @@ class UnifiedReward:
         # errors may still yield the kernel; only a file without one fails the static gate. The compiler
         # is the judge of syntax in full mode.
         if kernel is None:
-            return self._fail("syntax_error", config.compile_error, **details)
-
-        scores = score_kernel(kernel)
+            return self._fail("syntax_error", self.config.compile_error, **details)
         inputs = [a.name for a in task.arguments if a.role == "input"] if task else []
         full_precision = not task or not any(d.startswith(("float16", "bfloat16")) for d in task.dtypes)
         hacks = {**source_hacks(code, full_precision=full_precision), **structural_hacks(kernel, inputs)}
+        if hacks:  # no need to run what is already rejected
+            return self._fail("hack", self.config.hack, hacks=hacks, **details)
+        return _Pending(code, wanted if wanted in extraction.kernels else None, kernel, task, details)
 
+    def _finish(self, item: _Pending, run) -> Reward:
+        config = self.config
+        details = item.details
+        hacks = {}
         speedup = None
-        run = None
-        if config.mode == "full":
-            run = self.run_fn(code, wanted if wanted in extraction.kernels else None, task)
+        if run is not None:
             details["run"] = run
             speedup = run.speedup
             hacks.update(runner_hacks(run.flags))
@@ -188,11 +248,12 @@ class UnifiedReward:
             return self._fail("hack", config.hack, hacks=hacks, speedup=speedup, **details)
         if run is not None and not run.compiled:
             return self._fail("compile_error", config.compile_error, **details)
-        if config.mode == "full" and not run.correct:
+        if run is not None and not run.correct:
             return self._fail("incorrect", config.incorrect, speedup=speedup, **details)
 
-        structure_parts = scores.as_dict()
-        structure_parts["ranker"] = self.ranker_fn(kernel, task) if self.ranker_fn and task else 0.5
+        structure_parts = score_kernel(item.kernel).as_dict()
+        task = item.task
+        structure_parts["ranker"] = self.ranker_fn(item.kernel, task) if self.ranker_fn and task else 0.5
         weights = config.structure_weights
         structure = sum(weights.get(k, 0.0) * v for k, v in structure_parts.items()) / sum(
             weights.get(k, 0.0) for k in structure_parts)
