@@ -143,7 +143,7 @@ def main() -> int:
     sys.path.insert(0, str(ROOT))
 
     from kernelscope.rl.ranker import shipped_ranker_fn
-    from kernelscope.rl.reward import RewardConfig, UnifiedReward, default_run
+    from kernelscope.rl.reward import RewardConfig, UnifiedReward, default_run, default_run_many
     from kernelscope.rl.tasks import load_corpus
     from kernelscope.rl.trainer import TrainConfig, train
 
@@ -159,7 +159,8 @@ def main() -> int:
     policy = warm_start_policy(args.work / "policy", tasks, args.warm_steps)
 
     ranker_fn = shipped_ranker_fn()
-    reward = UnifiedReward(RewardConfig(mode=mode), run_fn=run_fn, ranker_fn=ranker_fn)
+    reward = UnifiedReward(RewardConfig(mode=mode), run_many_fn=functools.partial(default_run_many, timeout_s=10.0),
+                           ranker_fn=ranker_fn)
     output_dir = args.work / "run"
     config = TrainConfig(model=str(policy), corpus=str(ROOT / "corpus"), problems=sorted(tasks), repeats=4,
                          max_turns=2, chat="no", reward={"mode": mode},
