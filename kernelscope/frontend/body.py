@@ -146,9 +146,9 @@ class Walker:
 
     def _statement(self, node) -> None:
         kind = node.type
-        handler = getattr(self, "stmt_" + kind, None)
+        handler = _STATEMENT_HANDLERS.get(kind)
         if handler is not None:
-            handler(node)
+            handler(self, node)
         elif kind.startswith("preproc_"):
             self.stmt_preproc(node)
         elif node.is_named and kind not in ("comment", "break_statement", "continue_statement", "goto_statement",
@@ -471,12 +471,13 @@ class Walker:
         if depth > MAX_EXPRESSION_DEPTH:
             self._note_once("expression nests too deeply; its inner part is not analysed")
             return Value(sx.Opaque("..."))
-        handler = getattr(self, "expr_" + node.type, None)
-        if handler is None:
+        entry = _EXPRESSION_HANDLERS.get(node.type)
+        if entry is None:
             for child in node.named_children:
                 self.expression(child, depth + 1)
             return Value(sx.Opaque(node.type))
-        return handler(node, depth + 1, whole_struct) if handler.__code__.co_argcount == 4 else handler(node, depth + 1)
+        handler, takes_whole_struct = entry
+        return handler(self, node, depth + 1, whole_struct) if takes_whole_struct else handler(self, node, depth + 1)
 
     def expr_number_literal(self, node, depth) -> Value:
         return _number(node.text.decode("latin-1"))
@@ -985,6 +986,15 @@ class Walker:
 
     def _node_text(self, node) -> str:
         return node.text.decode("latin-1") if node is not None else ""
+
+
+# Dispatch tables: node type -> unbound method (and whether it takes `whole_struct`).
+_EXPRESSION_HANDLERS = {
+    name[len("expr_"):]: (function, function.__code__.co_argcount == 4)
+    for name, function in vars(Walker).items() if name.startswith("expr_")
+}
+_STATEMENT_HANDLERS = {name[len("stmt_"):]: function for name, function in vars(Walker).items()
+                       if name.startswith("stmt_")}
 
 
 # -- helpers --------------------------------------------------------------------------------------
