@@ -90,32 +90,36 @@ def _verdict_line(reward: Reward) -> str:
 
 
 def _performance_lines(reward: Reward, counters: dict | None) -> list[str]:
-    hints = []
+    hints = []  # (how bad, source line or None, text)
     kernel = reward.analysis or {}
     for access in kernel.get("accesses", []):
+        line, expr = access.get("line"), access.get("expr")
         sectors = access.get("sectors_per_request")
         needed = ideal_sectors(access)
         if access.get("space") == "global" and isinstance(sectors, (int, float)) and sectors > 1.5 * needed:
-            hints.append((sectors / needed, f"line {access.get('line')}: `{access.get('expr')}` touches "
-                          f"{sectors:.3g} sectors per warp request where {needed:.3g} would do; make consecutive "
-                          "threads read consecutive addresses (or stage through shared memory)."))
+            hints.append((sectors / needed, line,
+                          f"line {line}: `{expr}` touches {sectors:.3g} sectors per warp request where "
+                          f"{needed:.3g} would do; make consecutive threads read consecutive addresses "
+                          "(or stage through shared memory)."))
         ways = access.get("bank_ways")
         if access.get("space") == "shared" and isinstance(ways, (int, float)) and ways > 1:
-            hints.append((ways, f"line {access.get('line')}: `{access.get('expr')}` has a {ways:g}-way bank "
-                          "conflict; pad the shared array's row by one element."))
-    occupancy = kernel.get("occupancy") or {}
-    if isinstance(occupancy.get("theoretical_occupancy"), (int, float)) and occupancy["theoretical_occupancy"] < 0.5:
-        hints.append((2.0 / max(occupancy["theoretical_occupancy"], 0.05) / 4,
-                      f"occupancy is {occupancy['theoretical_occupancy']:.0%}, limited by "
-                      f"{occupancy.get('limiter', 'resources')}; use fewer registers or less shared memory."))
+            hints.append((ways, line, f"line {line}: `{expr}` has a {ways:g}-way bank conflict; "
+                                      "pad the shared array's row by one element."))
+    occupancy = (kernel.get("occupancy") or {}).get("theoretical_occupancy")
+    if isinstance(occupancy, (int, float)) and occupancy < 0.5:
+        limiter = (kernel.get("occupancy") or {}).get("limiter", "resources")
+        hints.append((0.5 / max(occupancy, 0.05), None, f"occupancy is {occupancy:.0%}, limited by {limiter}; "
+                                                        "use fewer registers or less shared memory."))
+    hinted_lines = {line for _, line, _ in hints}  # lint's memory rules repeat these; say it once
     for diagnostic in reward.diagnostics:
-        if diagnostic.get("severity") in ("error", "warning"):
-            weight = 3.0 if diagnostic["severity"] == "error" else 1.5
-            hints.append((weight, f"line {diagnostic.get('line')}: {diagnostic.get('message')} "
-                          f"[{diagnostic.get('rule')}]"))
+        severity, line = diagnostic.get("severity"), diagnostic.get("line")
+        if severity in ("error", "warning") and line not in hinted_lines:
+            hints.append((3.0 if severity == "error" else 1.5, line,
+                          f"line {line}: {diagnostic.get('message')} [{diagnostic.get('rule')}]"))
     if counters:
-        hints.append((1.0, "measured: " + ", ".join(f"{k} = {_g(v)}" for k, v in list(counters.items())[:4])))
-    hints.sort(key=lambda pair: -pair[0])
+        measured = ", ".join(f"{name} = {_g(value)}" for name, value in list(counters.items())[:4])
+        hints.append((1.0, None, f"measured: {measured}"))
+    hints.sort(key=lambda hint: -hint[0])
     if not hints:
         return ["No structural problem found; try more work per thread or vectorised loads to go faster."]
-    return ["To make it faster:", *(f"- {text}" for _, text in hints[:MAX_HINTS])]
+    return ["To make it faster:", *(f"- {text}" for _, _, text in hints[:MAX_HINTS])]
