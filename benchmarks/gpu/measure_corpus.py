@@ -10,7 +10,8 @@ The ncu pass replays the runner's own launches (`kernelscope.runner.profile_targ
 implementation at the large size, so the counters belong to exactly the launches that were verified.
 Writes DIR/corpus_h200.csv (one row per problem, implementation and size; ncu counters on the large
 rows), DIR/corpus_summary.md and DIR/ncu_raw.csv. `--problems a,b --merge OLD.csv` re-measures some
-problems and keeps the other rows of an earlier run.
+problems and keeps the other rows of an earlier run; `--ncu-only --merge OLD.csv` adds the counters to an
+earlier run without measuring again.
 """
 
 from __future__ import annotations
@@ -207,6 +208,8 @@ def main(argv=None) -> int:
     parser.add_argument("--ncu-timeout-s", type=float, default=240.0)
     parser.add_argument("--skip-ncu", action="store_true")
     parser.add_argument("--verify-only", action="store_true", help="check correctness, no timing or ncu")
+    parser.add_argument("--ncu-only", action="store_true",
+                        help="only the ncu pass, for the implementations correct in the --merge CSV")
     parser.add_argument("--summarize", type=Path, help="only rewrite the markdown summary of this CSV")
     args = parser.parse_args(argv)
 
@@ -218,18 +221,28 @@ def main(argv=None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     names = {n for n in args.problems.split(",") if n}
     specs = load_corpus(names)
-    kept = [r for r in read_csv(args.merge) if r["problem"] not in {s.name for s in specs}] if args.merge else []
     csv_path = args.out / "corpus_h200.csv"
     started = time.monotonic()
     compiled = compile_all(specs)
     print(f"compiled {len(compiled)} implementations in {time.monotonic() - started:.1f} s", flush=True)
+    if args.ncu_only:
+        rows = read_csv(args.merge)
+        verified = {(r["problem"], r["implementation"]) for r in rows
+                    if r["size"] == PROFILED_SIZE and r["correct"] == "True"}
+        attach_counters(rows, profile_all(specs, compiled, verified, args.out, args.ncu_timeout_s))
+        write_csv(rows, csv_path)
+        (args.out / "corpus_summary.md").write_text(summary_markdown(rows))
+        return 0
+    kept = [r for r in read_csv(args.merge) if r["problem"] not in {s.name for s in specs}] if args.merge else []
     rows = measure(specs, compiled, args.repeats, started + args.budget_s,
                    lambda so_far: write_csv(kept + so_far, csv_path), time_it=not args.verify_only)
     if not (args.skip_ncu or args.verify_only) and shutil.which("ncu"):
         verified = {(r["problem"], r["implementation"]) for r in rows if r["size"] == PROFILED_SIZE and r["correct"]}
         attach_counters(rows, profile_all(specs, compiled, verified, args.out, args.ncu_timeout_s))
     write_csv(kept + rows, csv_path)
-    (args.out / "corpus_summary.md").write_text(summary_markdown(read_csv(csv_path)))
+    summary = summary_markdown(read_csv(csv_path))
+    (args.out / "corpus_summary.md").write_text(summary)
+    print(summary, flush=True)
     wrong = [r for r in rows if not r["correct"]]
     print(f"{len(rows)} runs, {len(wrong)} wrong, {time.monotonic() - started:.1f} s in all", flush=True)
     return 0
