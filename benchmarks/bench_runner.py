@@ -11,6 +11,7 @@ Measured in one run on the same GPU and the same candidates:
     repeats) and across runs (of the medians).
 
     python benchmarks/bench_runner.py [--candidates 8] [--baseline 3] [--out DIR]
+    python benchmarks/bench_runner.py --corpus corpus --out DIR   # every corpus implementation instead
 """
 
 from __future__ import annotations
@@ -192,12 +193,46 @@ def bench_repeatability(spec_dir: Path, pool, runs: int = 5) -> dict:
             "cv_within_run_median": statistics.median(within), "cv_across_runs": across}
 
 
+def bench_corpus(corpus: Path, out: Path | None) -> int:
+    """Evaluate every [[implementations]] entry of every problem under `corpus` with one pool."""
+    from kernelscope.runner import WorkerPool, evaluate, load_spec
+
+    rows = []
+    with WorkerPool() as pool:
+        for path in sorted(corpus.rglob("spec.toml")):
+            spec = load_spec(path)
+            for impl in spec.implementations:
+                started = time.perf_counter()
+                result = evaluate(spec, spec.resolve(impl.file).read_text(), impl.kernel, launch=impl.launch,
+                                  pool=pool, timeout_s=60, repeats=30)
+                rows.append({"problem": spec.name, "file": impl.file, "kernel": result.kernel,
+                             "strategy": impl.strategy, "correct": result.correct, "time_ms": result.time_ms,
+                             "time_spread": result.time_spread, "reference_time_ms": result.reference_time_ms,
+                             "speedup": result.speedup, "registers": result.registers,
+                             "flags": ";".join(result.flags),
+                             "error": (result.error or "").splitlines()[0][:200] if result.error else "",
+                             "wall_s": round(time.perf_counter() - started, 3)})
+    timed = [r for r in rows if r["time_ms"] and r["time_ms"] > 0.05]
+    print(f"{len(rows)} implementations, {sum(r['correct'] for r in rows)} correct, "
+          f"median wall {statistics.median(r['wall_s'] for r in rows):.3f} s; "
+          f"{len(timed)} kernels over 50 us, largest within-run cv "
+          f"{max((r['time_spread'] for r in timed), default=float('nan')):.4f}")
+    if out:
+        out.mkdir(parents=True, exist_ok=True)
+        with open(out / "runner_corpus_h200.csv", "w", newline="") as handle:
+            writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+            writer.writeheader()
+            writer.writerows(rows)
+    return 0 if all(r["correct"] for r in rows) else 1
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--candidates", type=int, default=8)
     parser.add_argument("--baseline", type=int, default=3, help="candidates built with load_inline")
     parser.add_argument("--out", type=Path, default=None,
                         help="folder for runner_bench.csv and runner_bench_samples.csv")
+    parser.add_argument("--corpus", type=Path, default=None, help="evaluate every implementation in this corpus")
     args = parser.parse_args()
 
     from kernelscope.runner import WorkerPool, gpu_available
@@ -205,6 +240,8 @@ def main() -> int:
     if not gpu_available():
         print("bench_runner: no GPU available", file=sys.stderr)
         return 2
+    if args.corpus:
+        return bench_corpus(args.corpus, args.out)
     import cupy
 
     device = cupy.cuda.runtime.getDeviceProperties(0)["name"].decode()
