@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import ctypes
+import importlib.util
 import inspect
 import shutil
 import subprocess
@@ -16,8 +17,19 @@ import numpy as np
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "corpus"))
-import spec  # noqa: E402
+
+
+def _load_reader():
+    """corpus/problem_reader.py: the CPU-side reading of specs (inputs and references with numpy)."""
+    location = REPO / "corpus" / "problem_reader.py"
+    module_spec = importlib.util.spec_from_file_location("corpus_problem_reader", location)
+    module = importlib.util.module_from_spec(module_spec)
+    sys.modules[module_spec.name] = module      # dataclasses look their module up while building
+    module_spec.loader.exec_module(module)
+    return module
+
+
+spec = _load_reader()
 
 PROBLEMS = spec.all_problems()
 IDS = [p.name for p in PROBLEMS]

@@ -1,7 +1,8 @@
-"""Read a corpus problem (spec.toml) and build its inputs and reference outputs with numpy.
+"""Read a corpus problem (spec.toml) and build its inputs and reference outputs with numpy on the CPU.
 
-This is the small, dependency-free reading of the spec format that the corpus tests and the
-measurement script share; `kernelscope.runner` has its own, authoritative loader.
+The corpus tests use it to check references against the prompt sources without a GPU;
+`kernelscope.runner.load_spec` is the authoritative loader, and the tests check that it accepts every
+spec too.
 """
 
 from __future__ import annotations
@@ -64,15 +65,6 @@ class Problem:
     @property
     def implementations(self) -> list:
         return self.spec["implementations"]
-
-    def launch(self, implementation: dict, size: str) -> tuple[tuple, tuple, int]:
-        """Block, grid and dynamic shared memory of one implementation at one size."""
-        variables = self.sizes[size]
-        launch = {**self.spec["launch"], **implementation.get("launch", {})}
-        block = tuple(int(evaluate(e, variables)) for e in launch["block"])
-        grid = tuple(int(evaluate(e, variables)) for e in launch["grid"])
-        smem = int(evaluate(launch.get("dynamic_smem", "0"), variables))
-        return block, grid, smem
 
     def shape(self, entry: dict, size: str) -> tuple:
         return tuple(int(evaluate(e, self.sizes[size])) for e in entry["shape"])
