@@ -99,9 +99,9 @@ def test_deleted_barriers_races_agree_with_racecheck_at_the_launch():
 
 
 def test_deleted_barriers_without_launch_information():
-    # lint sees no sizes: loops with unknown bounds run three iterations, so a race that needs more
+    # lint sees no sizes: loops with unknown bounds run a few iterations, so a race that needs more
     # is missed and one that needs two is found even when this launch runs only one (racecheck then
     # calls it clean: those "false" alarms are races at larger sizes)
     precision, recall, disagreements = mutant_scores(with_launch=False)
     assert precision >= 0.95, disagreements
-    assert recall >= 0.85, disagreements
+    assert recall >= 0.90, disagreements

@@ -41,6 +41,7 @@ FULL_MASK = 0xFFFFFFFF
 
 MAX_TRIPS = 64           # iterations unrolled per loop before the rest is assumed to repeat the pattern
 UNKNOWN_TRIPS = 3        # iterations tried when the bound is unknown: enough to see loop-carried pairs
+UNKNOWN_DOUBLINGS = 11   # ... for a loop that multiplies its counter: 1 to 2048 spans block and tile sizes
 MAX_BLOCKS = 8           # blocks executed when the grid is known
 MAX_STEPS = 20000        # trace length cap per block
 MAX_PAIRS = 4_000_000    # thread pairs compared per access pair
@@ -387,13 +388,14 @@ class BlockRun:
         value = start
         result = []
         bounded = True
+        guessed = UNKNOWN_DOUBLINGS if operator in ("*", "<<") else UNKNOWN_TRIPS
         for trip in range(MAX_TRIPS + 1):
             inner[loop.var] = value
             bound = _value(loop.bound, inner) if loop.bound is not None else None
             if bound is None:
                 bounded = False
-                if trip >= UNKNOWN_TRIPS:
-                    self.found.note(f"loop at line {loop.line}: bound unknown, {UNKNOWN_TRIPS} iterations tried")
+                if trip >= guessed:
+                    self.found.note(f"loop at line {loop.line}: bound unknown, {guessed} iterations tried")
                     break
             else:
                 still = _compare(loop.compare, value, bound, size)
