@@ -10,7 +10,7 @@ import math
 import pytest
 
 from kernelscope.runner.results import RunResult, SizeVerdict, results_to_csv
-from kernelscope.runner.timing import summarize
+from kernelscope.runner.timing import dram_floor_ms, summarize
 
 
 def verdict(size, correct=True, time_ms=1.0, reference=2.0, flags=()):
@@ -75,3 +75,11 @@ def test_summarize_reports_median_spread_and_quartiles():
 def test_summarize_refuses_no_samples():
     with pytest.raises(ValueError):
         summarize([])
+
+
+def test_dram_floor_is_bytes_over_peak_bandwidth():
+    # vector_add at n = 2^25 moves 3 x 128 MiB; at 4.9 TB/s that takes at least ~82 us
+    floor = dram_floor_ms(3 * 4 * 2**25, 4.9e12)
+    assert floor == pytest.approx(3 * 4 * 2**25 / 4.9e12 * 1e3)
+    assert 0.08 < floor < 0.085
+    assert dram_floor_ms(1024, None) is None

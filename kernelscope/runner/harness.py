@@ -21,7 +21,7 @@ from kernelscope.runner import verify
 from kernelscope.runner.buffers import GuardedArray
 from kernelscope.runner.results import SizeVerdict
 from kernelscope.runner.spec import load_spec
-from kernelscope.runner.timing import L2Flusher, summarize, time_launches
+from kernelscope.runner.timing import L2Flusher, dram_floor_ms, summarize, time_launches
 
 _CU_FUNC_ATTRIBUTE_NUM_REGS = 4
 _CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
@@ -130,11 +130,10 @@ class Harness:
                 verdict.correct = False
         stats = summarize(samples)
         verdict.time_ms, verdict.time_spread, verdict.timing = stats.median_ms, stats.cv, stats.to_json()
-        if self._peak_bandwidth:
-            moved = sum(g.nbytes for g in inputs.values()) + sum(g.nbytes for g in outputs.values())
-            verdict.dram_floor_ms = moved / self._peak_bandwidth * 1e3
-            if stats.median_ms < verdict.dram_floor_ms:
-                _flag(verdict, "implausible_speedup")
+        moved = sum(g.nbytes for g in inputs.values()) + sum(g.nbytes for g in outputs.values())
+        verdict.dram_floor_ms = dram_floor_ms(moved, self._peak_bandwidth)
+        if verdict.dram_floor_ms is not None and stats.median_ms < verdict.dram_floor_ms:
+            _flag(verdict, "implausible_speedup")
         if job.get("reference_timing", True):
             verdict.reference_time_ms = self._reference_time(spec, size, inputs, variables, launch, job)
             if verdict.reference_time_ms:

@@ -42,6 +42,17 @@ def summarize(samples_ms) -> TimingStats:
                        repeats=len(samples))
 
 
+def dram_floor_ms(bytes_moved: int, peak_bytes_per_second: float | None) -> float | None:
+    """The shortest time in which `bytes_moved` can cross DRAM at peak bandwidth.
+
+    After an L2 flush, every input must come from DRAM and every output must be written, so a
+    median below this floor means the kernel did not do the work it was timed for.
+    """
+    if not peak_bytes_per_second:
+        return None
+    return bytes_moved / peak_bytes_per_second * 1e3
+
+
 class L2Flusher:
     """Evicts the L2 by writing a buffer twice its size (the H200 has 60 MB of L2)."""
 
