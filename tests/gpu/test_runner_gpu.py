@@ -55,6 +55,8 @@ def test_example_implementations_are_correct_and_timed(pool):
         assert result.correct, result.to_json()
         assert [v.size for v in result.sizes] == list(problem.sizes)
         assert all(v.time_ms > 0 and v.reference_time_ms > 0 and v.speedup > 0 for v in result.sizes)
+        assert all(0 < v.dram_floor_ms < v.time_ms for v in result.sizes)
+        assert "implausible_speedup" not in result.flags
         assert result.registers and result.registers > 0
 
 
@@ -72,6 +74,13 @@ def test_adversarial_kernel_is_caught_and_evaluator_stays_healthy(spec, pool, ke
     result = _evaluate(spec, kernel_file, pool)
     assert not result.correct
     assert expected_flag in result.flags, result.to_json()
+    _assert_healthy(spec, pool)
+
+
+def test_kernel_that_stops_working_once_timed_is_caught(spec, pool):
+    result = _evaluate(spec, "stops_when_timed.cu", pool, sizes=["small"])
+    assert result.sizes[0].first_mismatch is None         # every verification trial passed
+    assert not result.correct and "timing_divergence" in result.flags
     _assert_healthy(spec, pool)
 
 
