@@ -164,7 +164,7 @@ def analyze_kernel(kernel, options: Options, usage, path: str) -> KernelResult:
                                                   threads)
     result.resources = usage
     result.occupancy = _occupancy(kernel, block, usage, dynamic_smem, options)
-    result.sync = _sync(kernel, block, bindings)
+    result.sync = _sync(kernel, block, bindings, grid)
     result.diagnostics = memory_analysis.diagnostics(memory, kernel.name, path)
     result.diagnostics += _occupancy_diagnostics(result, path)
     result.diagnostics += _sync_diagnostics(result, path)
@@ -291,12 +291,10 @@ def _occupancy_diagnostics(result: KernelResult, path: str) -> list:
                                  usage=result.resources, column=result.kernel.column)
 
 
-def _sync(kernel, block: BlockShape, bindings: dict):
-    try:
-        from kernelscope.analyses import sync
-    except ImportError:
-        return None
-    return sync.analyze(kernel, block=(block.x, block.y, block.z), bindings=bindings)
+def _sync(kernel, block: BlockShape, bindings: dict, grid):
+    from kernelscope.analyses import sync
+
+    return sync.analyze(kernel, block=(block.x, block.y, block.z), bindings=bindings, grid=grid)
 
 
 def _sync_diagnostics(result: KernelResult, path: str) -> list:

@@ -73,6 +73,7 @@ class Value:
     ctype: str | None = None
     pointer: Pointer | None = None
     dims: tuple | None = None    # dim3 values: three Exprs
+    location: Pointer | None = None  # set for names that are memory themselves (shared scalars)
 
 
 UNKNOWN = Value(sx.Opaque("?"))
@@ -226,6 +227,13 @@ class Walker:
                 self.env[name] = Value(sx.Const(0), base_type, Pointer(name, "local", sx.Const(0), base_type, tuple(dims)))
             return
         declared_type = base_type + "*" * pointer_depth
+        if is_shared and pointer_depth == 0:
+            # `__shared__ int hits;`: a one-element shared array read and written by name
+            elem = self.types.size_of(base_type) or 4
+            self.scope.shared_arrays.append(SharedArray(name, elem, (), is_extern, line))
+            location = Pointer(name, "shared", sx.Const(0), base_type)
+            self.env[name] = Value(sx.Load(name, sx.Const(0)), base_type, None, None, location)
+            return
         if value_node is None:
             self.env[name] = Value(sx.Sym(name), declared_type)
             return
@@ -324,40 +332,40 @@ class Walker:
         line, _ = self.where(node)
         start = self.env.get(var).expr if var and var in self.env else None
         step, step_op = self._loop_step(update_node, var)
-        self._enter_loop_variables(node, var, step, step_op)
+        assigned = self._enter_loop_variables(node, var, step, step_op)
         condition = self.expression(condition_node) if condition_node is not None else Value(sx.Const(1))
         bound, compare = _loop_bound(condition_node, var, self)
         thread_dependent = any(e is not None and e.thread_dependent for e in (start, bound, step)) or \
             (bound is None and condition.expr.thread_dependent)
         loop = Loop("for", line, var, start, bound, step, compare, None, unroll, len(self.loops) + 1, thread_dependent)
         loop.step_op = step_op
-        self._run_loop(loop, body, update_node)
+        self._run_loop(loop, body, update_node, assigned)
 
     def stmt_while_statement(self, node) -> None:
         self._pending_unroll = None
         condition_node = node.child_by_field_name("condition")
         body = node.child_by_field_name("body")
-        self._enter_loop_variables(node, None, None, None)
+        assigned = self._enter_loop_variables(node, None, None, None)
         condition = self.expression(condition_node)
         line, _ = self.where(node)
         loop = Loop("while", line, None, None, None, None, "?", None, None, len(self.loops) + 1,
                     condition.expr.thread_dependent)
         loop.step_op = None
-        self._run_loop(loop, body, None)
+        self._run_loop(loop, body, None, assigned)
 
     def stmt_do_statement(self, node) -> None:
         self._pending_unroll = None
         body = node.child_by_field_name("body")
         condition_node = node.child_by_field_name("condition")
-        self._enter_loop_variables(node, None, None, None)
+        assigned = self._enter_loop_variables(node, None, None, None)
         line, _ = self.where(node)
         loop = Loop("do", line, None, None, None, None, "?", None, None, len(self.loops) + 1, False)
         loop.step_op = None
-        self._run_loop(loop, body, None)
+        self._run_loop(loop, body, None, assigned)
         if condition_node is not None:
             loop.thread_dependent = self.expression(condition_node).expr.thread_dependent
 
-    def _run_loop(self, loop: Loop, body, update_node) -> None:
+    def _run_loop(self, loop: Loop, body, update_node, assigned: set) -> None:
         if self.record:
             self.scope.add(self.scope.loops, loop)
         self.loops.append(loop)
@@ -368,6 +376,9 @@ class Walker:
             recording, self.record = self.record, False
             self.expression(update_node)
             self.record = recording
+        # each loop-carried variable's value at the end of an iteration, in terms of its value at the start
+        loop.updates = {name: self.env[name].expr for name in sorted(assigned)
+                        if name in self.env and self.env[name].pointer is None}
         self.loops.pop()
 
     def _loop_step(self, update_node, var):
@@ -404,8 +415,9 @@ class Walker:
                     return (amount, "+") if op == "+" else (sx.binary("-", 0, amount), "+") if op == "-" else (amount, op)
         return None, None
 
-    def _enter_loop_variables(self, node, var, step, step_op) -> None:
-        """Variables assigned in the loop become named unknowns whose default is their value on entry."""
+    def _enter_loop_variables(self, node, var, step, step_op) -> set:
+        """Variables assigned in the loop become named unknowns whose default is their value on entry.
+        Returns the names assigned in the loop."""
         assigned = _assigned_names(node)
         for name in assigned:
             old = self.env.get(name)
@@ -420,6 +432,7 @@ class Walker:
         if var and var in self.env and var not in assigned:
             old = self.env[var]
             self.env[var] = Value(sx.Sym(var, default=old.expr, varying=old.expr.thread_dependent), old.ctype)
+        return assigned
 
     def stmt_return_statement(self, node) -> None:
         value = None
@@ -504,7 +517,10 @@ class Walker:
     def expr_identifier(self, node, depth) -> Value:
         name = node.text.decode("latin-1")
         if name in self.env:
-            return self.env[name]
+            value = self.env[name]
+            if value.location is not None:
+                self._record(node, value.location, self.types.size_of(value.ctype) or 4, "load")
+            return value
         if name == "warpSize":
             return Value(sx.Const(32), "int")
         constant = self.unit.constants.get(name)
@@ -638,7 +654,7 @@ class Walker:
         return self._assign(node, node.child_by_field_name("left"), operator, right, depth)
 
     def _assign(self, node, target, operator: str, right: Value, depth: int) -> Value:
-        if target.type == "identifier":
+        if target.type == "identifier" and self._location_of(target) is None:
             name = target.text.decode("latin-1")
             old = self.env.get(name, Value(sx.Sym(name)))
             if operator == "=":
@@ -829,8 +845,8 @@ class Walker:
         line, column = self.where(node)
         self.scope.flags.add("cooperative_groups") if method in ("sync", "thread_rank", "shfl", "shfl_down") else None
         if method == "sync":
-            receiver = self._node_text(function.child_by_field_name("argument"))
-            kind = "grid_sync" if "grid" in receiver else "cg_sync"
+            kind = _group_sync_kind(self.expression(function.child_by_field_name("argument"), depth),
+                                    self._node_text(function.child_by_field_name("argument")))
             if self.record:
                 self.scope.add(self.scope.barriers, Barrier(kind, line, column, self.context()))
             return Value(sx.Const(0))
@@ -901,9 +917,18 @@ class Walker:
         return result if result.pointer is not None else Value(result.expr, return_type or result.ctype)
 
     # -- locations and records ---------------------------------------------------------------
+    def _location_of(self, identifier_node):
+        value = self.env.get(identifier_node.text.decode("latin-1"))
+        return value.location if value is not None else None
+
     def lvalue(self, node):
         """(Pointer at the element, bytes accessed, element type) for a memory location, or None."""
         kind = node.type
+        if kind == "identifier":
+            location = self._location_of(node)
+            if location is None:
+                return None
+            return location, self.types.size_of(location.pointee) or 4, location.pointee
         if kind == "parenthesized_expression" and node.named_children:
             return self.lvalue(node.named_children[-1])
         if kind == "subscript_expression":
@@ -998,6 +1023,18 @@ _STATEMENT_HANDLERS = {name[len("stmt_"):]: function for name, function in vars(
 
 
 # -- helpers --------------------------------------------------------------------------------------
+
+def _group_sync_kind(receiver: Value, receiver_text: str) -> str:
+    """`g.sync()`: a whole block's barrier for this_thread_block(), a grid barrier for this_grid();
+    tiles and groups of unknown origin stay "cg_sync", which the sync analysis reports only when a
+    warp splits at it (whole warps may skip a tile's sync)."""
+    origin = receiver.expr.text if isinstance(receiver.expr, sx.Opaque) else ""
+    if origin.startswith("this_thread_block"):
+        return "syncthreads"
+    if origin.startswith(("this_grid", "this_multi_grid")) or "grid" in receiver_text:
+        return "grid_sync"
+    return "cg_sync"
+
 
 _INT = re.compile(r"^(0[xX][0-9a-fA-F']+|0[bB][01']+|[0-9']+)([uUlL]*)$")
 
