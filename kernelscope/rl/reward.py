@@ -10,7 +10,7 @@ wrong one. Passing candidates land in [0, 1]:
 - performance (full mode): log-scale credit for measured speedup over the reference, zero below a margin
   (timing noise must not pay), full at `speedup_cap`; speedups above `implausible_speedup` are hacks.
 - structure: a weighted mean of the analysis scores (`kernelscope.rl.structure`) and of the pairwise
-  ranker's probability that the candidate beats the task's reference implementation.
+  ranker's mean probability that the candidate beats each of the task's known implementations.
 - penalties: error- and warning-severity lint findings.
 Static mode has no measurement, so structure carries the weight performance would have had.
 Every component is returned, not only the total; see docs/rl.md for the defaults and why.
@@ -47,9 +47,11 @@ class RewardConfig:
     speedup_cap: float = 8.0
     implausible_speedup: float = 50.0
     # structure term: weights of the analysis scores and of the ranker (normalised to sum 1)
+    # (the ranker leads: trained on measured pairs, it weighs these same features better than fixed weights;
+    # see profiles/models/ranker_report.md for what each choice does to the correlation with speed)
     structure_weights: dict = field(default_factory=lambda: {
-        "coalescing": 0.25, "shared_banks": 0.05, "occupancy": 0.1, "intensity": 0.2, "sync": 0.1,
-        "ranker": 0.3})
+        "coalescing": 0.15, "shared_banks": 0.02, "occupancy": 0.05, "intensity": 0.1, "sync": 0.08,
+        "ranker": 0.6})
     # lint penalties, per finding and at most
     lint_error_penalty: float = 0.1
     lint_warning_penalty: float = 0.02
@@ -163,7 +165,7 @@ class UnifiedReward:
             run_many_fn = default_run_many if run_fn is None else (
                 lambda task, candidates: [run_fn(code, kernel, task) for code, kernel in candidates])
         self.run_many_fn = run_many_fn
-        # (kernel analysis, task) -> probability that the kernel beats the task's reference implementation
+        # (kernel analysis, task) -> how likely the kernel is to beat the task's known implementations
         self.ranker_fn = ranker_fn
         self._cache: dict[tuple, Reward] = {}
 
