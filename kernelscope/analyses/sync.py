@@ -295,6 +295,18 @@ class Instance:
     def writes(self) -> bool:
         return self.access.op in ("store", "atomic")
 
+    def footprint(self, granule: int):
+        """(words, threads): every `granule`-byte word each active thread touches; computed once per
+        granule, since the race and redundant-barrier checks ask for it again and again."""
+        cache = self.__dict__.setdefault("_footprints", {})
+        if granule not in cache:
+            threads = np.nonzero(self.mask)[0]
+            base = self.addresses[threads]
+            pieces = max(1, (self.access.elem_bytes or granule) // granule)
+            words = (base[:, None] + granule * np.arange(pieces)[None, :]) // granule
+            cache[granule] = (words.reshape(-1), np.repeat(threads, pieces))
+        return cache[granule]
+
 
 class Findings:
     """Everything found over all executed blocks, deduplicated by source location."""
@@ -638,7 +650,7 @@ def _touches(group: list[Instance], space: ThreadSpace) -> dict:
     granule = min([4] + [i.access.elem_bytes or 4 for i in group])
     columns = {"word": [], "thread": [], "epoch": [], "kind": [], "instance": []}
     for index, instance in enumerate(group):
-        words, threads = _footprint(instance, granule)
+        words, threads = instance.footprint(granule)
         kind = {"load": LOAD, "store": STORE}.get(instance.access.op, ATOMIC)
         columns["word"].append(words)
         columns["thread"].append(threads)
@@ -692,8 +704,8 @@ def _racy_words(table: dict) -> np.ndarray:
 def _conflict(first: Instance, second: Instance, space: ThreadSpace, ordered_by_syncwarp: bool) -> str | None:
     """'block' or 'warp' when two different threads touch a common byte range unordered, else None."""
     granule = min(4, first.access.elem_bytes or 4, second.access.elem_bytes or 4)
-    words_a, threads_a = _footprint(first, granule)
-    words_b, threads_b = _footprint(second, granule)
+    words_a, threads_a = first.footprint(granule)
+    words_b, threads_b = second.footprint(granule)
     if not words_a.size or not words_b.size:
         return None
     order = np.argsort(words_b, kind="stable")
@@ -719,14 +731,6 @@ def _conflict(first: Instance, second: Instance, space: ThreadSpace, ordered_by_
     if not np.any(racing):
         return None
     return "block" if np.any(racing & ~same_warp) else "warp"
-
-
-def _footprint(instance: Instance, granule: int):
-    threads = np.nonzero(instance.mask)[0]
-    base = instance.addresses[threads]
-    pieces = max(1, (instance.access.elem_bytes or granule) // granule)
-    words = (base[:, None] + granule * np.arange(pieces)[None, :]) // granule
-    return words.reshape(-1), np.repeat(threads, pieces)
 
 
 def _race(first: Instance, second: Instance, scope: str) -> SharedRace:
