@@ -163,3 +163,10 @@ def test_train_and_eval_commands_write_a_model_and_a_report(tmp_path, monkeypatc
     missing = runner.invoke(cli, ["rank", "eval", "--model", str(model), "--corpus", str(corpus),
                                   "--measurements", str(tmp_path / "none.csv")])
     assert missing.exit_code == 2 and "no measurements file" in missing.output
+
+
+def test_launch_site_grid_sets_the_thread_count_when_none_is_given():
+    launched = dict(SHAPES["coalesced"], grid=[4096, 1, 1])
+    assert kernel_features(launched)["log_threads"] == pytest.approx(np.log2(1 + 4096 * 256))
+    assert kernel_features(SHAPES["coalesced"])["log_threads"] == pytest.approx(np.log2(1 + 256))
+    assert kernel_features(launched, threads=1024)["log_threads"] == pytest.approx(np.log2(1 + 1024))

@@ -34,7 +34,8 @@ def _number(value, default=0.0) -> float:
 
 
 def kernel_features(kernel: dict, threads: int | None = None) -> dict[str, float]:
-    """Ranker features of one kernel's analysis (DESIGN JSON), `threads` = grid x block when known."""
+    """Ranker features of one kernel's analysis (DESIGN JSON). `threads` is grid x block of the launch;
+    without it, the analysis's launch site is used when it has one, else a single block."""
     weighted = {"global_load": 0.0, "global_store": 0.0, "shared": 0.0, "atomic": 0.0}
     sectors = 0.0
     shared_wavefronts = 0.0
@@ -57,6 +58,9 @@ def kernel_features(kernel: dict, threads: int | None = None) -> dict[str, float
     sync = kernel.get("sync") or {}
     block = kernel.get("block") or [1, 1, 1]
     block_size = max(1, int(np.prod([int(_number(b, 1)) or 1 for b in block])))
+    grid = kernel.get("grid")  # known when the file launches the kernel with constant sizes
+    if threads is None and isinstance(grid, (list, tuple)) and all(isinstance(g, int) and g > 0 for g in grid):
+        threads = block_size * int(np.prod(grid))
     threads = threads or block_size
     warps = threads / 32.0
     global_accesses = weighted["global_load"] + weighted["global_store"] + weighted["atomic"]
