@@ -24,6 +24,27 @@ ROOT = Path(__file__).resolve().parents[1]
 VECTOR_ADD = ROOT / "examples" / "problems" / "vector_add"
 
 
+class Activity:
+    """How many fake sessions evaluate at once, and the most at any time (counted per process: a
+    pickled copy, as Ray ships it, starts again at zero)."""
+
+    def __init__(self):
+        self.running = self.peak = 0
+        self._lock = threading.Lock()
+
+    def __reduce__(self):
+        return Activity, ()
+
+    def __enter__(self):
+        with self._lock:
+            self.running += 1
+            self.peak = max(self.peak, self.running)
+
+    def __exit__(self, *exc):
+        with self._lock:
+            self.running -= 1
+
+
 @dataclass
 class FakeEvaluator:
     """Candidates say in their source what happens to them: `good` passes, anything else mismatches,
@@ -31,7 +52,7 @@ class FakeEvaluator:
     runs it the first time (once per `marker_dir`). Sessions on `broken_devices` cannot run anything."""
     broken_devices: frozenset = frozenset()
     marker_dir: str | None = None
-    activity: dict = field(default_factory=lambda: {"running": 0, "peak": 0, "lock": threading.Lock()})
+    activity: Activity = field(default_factory=Activity)
 
     def prepare(self, item: BatchItem) -> Prepared:
         if "nocompile" in item.source:
@@ -66,17 +87,10 @@ class FakeSession:
             if not marker.exists():
                 marker.touch()
                 os._exit(1)
-        activity = self.evaluator.activity
-        with activity["lock"]:
-            activity["running"] += 1
-            activity["peak"] = max(activity["peak"], activity["running"])
-        try:
+        with self.evaluator.activity:
             for word in source.split():
                 if word.startswith("sleep="):
                     time.sleep(float(word[6:]))
-        finally:
-            with activity["lock"]:
-                activity["running"] -= 1
         good = "good" in source
         verdict = SizeVerdict(size="small", correct=good, trials=3, flags=[] if good else ["mismatch"])
         # where it ran, as the process saw it (the Ray tests check the GPU assignment)
@@ -137,7 +151,7 @@ def test_every_gpu_runs_candidates_at_the_same_time(spec):
     started = time.perf_counter()
     outcomes = run_batch(items, evaluator=evaluator, devices=[0, 1, 2, 3])
     elapsed = time.perf_counter() - started
-    assert evaluator.activity["peak"] == 4
+    assert evaluator.activity.peak == 4
     assert {o.slot for o in outcomes} == {0, 1, 2, 3}
     assert elapsed < 8 * 0.2 * 0.6          # serial would take 1.6 s
 
@@ -145,7 +159,7 @@ def test_every_gpu_runs_candidates_at_the_same_time(spec):
 def test_one_worker_per_gpu_never_runs_two_candidates_on_one_gpu(spec):
     evaluator = FakeEvaluator()
     run_batch(make_items(spec, ["good sleep=0.05"] * 6), evaluator=evaluator, devices=[0])
-    assert evaluator.activity["peak"] == 1
+    assert evaluator.activity.peak == 1
 
 
 def test_candidates_that_fail_to_compile_never_take_a_gpu(spec):

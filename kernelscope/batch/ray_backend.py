@@ -11,7 +11,7 @@ needs the problem folders at the same paths (a shared file system).
 from __future__ import annotations
 
 from kernelscope.batch.scheduler import Scheduler
-from kernelscope.errors import KernelscopeError, ToolMissingError
+from kernelscope.errors import KernelscopeError, ToolMissingError, UsageError
 
 
 class _GpuActor:
@@ -22,6 +22,10 @@ class _GpuActor:
 
     def warm_up(self) -> None:
         self.session.warm_up()
+
+    def ready(self) -> bool:
+        """Answered once the actor is alive again (retried by Ray across the actor's restarts)."""
+        return True
 
     def bind(self, evaluator):
         return evaluator.bound_to_device()
@@ -42,17 +46,28 @@ def run_ray(items, evaluator, *, address: str | None = None, gpus: int | None = 
     if started_here:
         ray.init(address=address, log_to_driver=False)
     try:
-        count = gpus or int(ray.cluster_resources().get("GPU", 0))
-        if count < 1:
+        available = int(ray.cluster_resources().get("GPU", 0))
+        if available < 1:
             raise ToolMissingError("the Ray cluster offers no GPUs (start its nodes with --num-gpus)")
-        actor_class = ray.remote(num_gpus=1, max_restarts=actor_restarts, max_task_retries=0)(_GpuActor)
+        if gpus is not None and not 1 <= gpus <= available:
+            # an actor that cannot be placed would hold its candidates forever
+            raise UsageError(f"--workers {gpus}: the Ray cluster offers {available} GPU(s)")
+        count = gpus or available
+        # max_task_retries=0: a candidate is never re-run behind the scheduler's back; only the
+        # `ready` probe is retried while Ray restarts the actor
+        actor_class = ray.remote(num_gpus=1, max_restarts=actor_restarts, max_task_retries=0)(
+            type("GpuActor", (_GpuActor,), {"ready": ray.method(max_task_retries=actor_restarts + 1)(_GpuActor.ready)}))
         prepare_task = ray.remote(num_cpus=1, max_retries=2)(_prepare)
         actors = [actor_class.remote(evaluator) for _ in range(count)]
         for actor in actors:
             actor.warm_up.remote()     # failures resurface, and are handled, on the actor's first candidate
         # compile for the GPUs the actors see, not for whatever the CPU-only tasks would guess
         evaluator_ref = ray.put(ray.get(actors[0].bind.remote(evaluator)))
-        yield from _drive(ray, list(items), evaluator_ref, actors, prepare_task, max_attempts)
+        try:
+            yield from _drive(ray, list(items), evaluator_ref, actors, prepare_task, max_attempts)
+        finally:
+            for actor in actors:       # free the GPUs now, not when the handles are collected
+                ray.kill(actor, no_restart=True)
     finally:
         if started_here:
             ray.shutdown()
@@ -75,8 +90,16 @@ def _drive(ray, items, evaluator_ref, actors, prepare_task, max_attempts):
                 if isinstance(error, KernelscopeError):   # Ray's task errors also subclass the cause
                     raise error
                 yield from (scheduler.prepare_failed(work, error) if error else scheduler.prepared(value))
+            elif kind == "ready":
+                if error is None:
+                    scheduler.release(slot)
+                else:
+                    yield from scheduler.retire(slot)
             elif error is not None:
-                yield from scheduler.run_failed(slot, work, error)
+                # new work sent while the actor restarts would fail at once: wait until it answers
+                yield from scheduler.run_failed(slot, work, error, release=False)
+                if slot in scheduler.live_slots:
+                    pending[actors[slot].ready.remote()] = ("ready", None, slot)
             else:
                 yield from scheduler.ran(slot, work, value)
     finally:

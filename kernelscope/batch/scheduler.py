@@ -91,15 +91,17 @@ class Scheduler:
 
     def ran(self, slot, prepared: Prepared, result) -> list[BatchOutcome]:
         self._slot_failures[slot] = 0
-        self._release(slot)
+        self.release(slot)
         return self._complete(prepared.item.index, result, slot)
 
-    def run_failed(self, slot, prepared: Prepared, error: BaseException) -> list[BatchOutcome]:
-        """The slot, not the candidate, failed: retry elsewhere or give up on this candidate."""
+    def run_failed(self, slot, prepared: Prepared, error: BaseException, *, release: bool = True) -> list[BatchOutcome]:
+        """The slot, not the candidate, failed: retry elsewhere or give up on this candidate.
+        `release=False` keeps the slot out of use until `release(slot)` (a Ray actor restarting)."""
         self._slot_failures[slot] += 1
         if self._slot_failures[slot] >= self.slot_failure_limit:
             self.live_slots.discard(slot)
-        self._release(slot)
+        if release:
+            self.release(slot)
         index = prepared.item.index
         outcomes = []
         if index in self.done:
@@ -111,9 +113,16 @@ class Scheduler:
             outcomes = self._complete(index, harness_error(prepared.item, message), slot)
         return outcomes + self._strand_if_no_slots()
 
-    def _release(self, slot) -> None:
+    def release(self, slot) -> None:
         if slot in self.live_slots:
             self.idle.append(slot)
+
+    def retire(self, slot) -> list[BatchOutcome]:
+        """The slot is gone for good (say, a Ray actor out of restarts)."""
+        self.live_slots.discard(slot)
+        if slot in self.idle:
+            self.idle.remove(slot)
+        return self._strand_if_no_slots()
 
     def _complete(self, index: int, result, slot) -> list[BatchOutcome]:
         if index in self.done:
