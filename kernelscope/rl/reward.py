@@ -27,7 +27,7 @@ from kernelscope.rl.extract import Extraction, extract_code
 from kernelscope.rl.hacks import runner_hacks, source_hacks, structural_hacks
 from kernelscope.rl.structure import pick_kernel, score_kernel
 
-BANDS = ("fail", "pass")
+CACHE_ENTRIES = 4096
 
 
 @dataclass(frozen=True)
@@ -182,7 +182,8 @@ class UnifiedReward:
                 results.append(self._fail("no_code", self.config.no_code, extraction=extraction))
                 keys.append(None)
                 continue
-            key = (hashlib.sha256(extraction.code.encode()).hexdigest(), getattr(task, "name", None))
+            key = (hashlib.sha256(extraction.code.encode()).hexdigest(), getattr(task, "name", None),
+                   getattr(task, "block", None), getattr(task, "grid_text", None))
             keys.append(key)
             if key in self._cache:  # a GRPO group often repeats a completion
                 results.append(self._cache[key])
@@ -197,7 +198,10 @@ class UnifiedReward:
                     pending[key] = outcome
                     results.append(None)
         self._run_phase(pending)
-        return [result if result is not None else self._cache[key] for result, key in zip(results, keys)]
+        scored = [result if result is not None else self._cache[key] for result, key in zip(results, keys)]
+        while len(self._cache) > CACHE_ENTRIES:  # a long run sees many distinct kernels: forget the oldest
+            del self._cache[next(iter(self._cache))]
+        return scored
 
     def _run_phase(self, pending: dict) -> None:
         by_task: dict = {}
