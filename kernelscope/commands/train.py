@@ -19,11 +19,11 @@ from kernelscope.commands._common import exits_2_on_error, fail
 @exits_2_on_error
 def train(config_path, resume, max_steps, output_dir):
     """Train a policy with GRPO on corpus problems, rewarded by kernelscope (see docs/rl.md)."""
-    if importlib.util.find_spec("trl") is None:
-        fail("training needs the train extra: pip install 'kernelscope[train]'")
     from kernelscope.rl.trainer import TrainConfig, train as run_training
 
     config = TrainConfig.load(config_path)
+    if importlib.util.find_spec("trl") is None:
+        fail("training needs the train extra: pip install 'kernelscope[train]'")
     summary = run_training(config, resume=True if resume == "latest" else resume, max_steps=max_steps,
                            output_dir=output_dir)
     click.echo(json.dumps(summary, indent=2))

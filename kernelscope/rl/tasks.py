@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import ast
 import operator
-import tomllib
+try:
+    import tomllib
+except ImportError:  # Python 3.10
+    import tomli as tomllib
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path

@@ -18,7 +18,10 @@ from __future__ import annotations
 
 import json
 import time
-import tomllib
+try:
+    import tomllib
+except ImportError:  # Python 3.10
+    import tomli as tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
