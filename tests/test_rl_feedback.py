@@ -44,7 +44,7 @@ def test_rejection_names_the_hack(reward, task):
 
 def test_passing_kernel_gets_its_speed_and_the_worst_structural_problem_first(reward, task):
     message = build_feedback(reward(candidate("shape: strided", "run: speedup=1.3"), task), task)
-    assert "1.30x" in message
+    assert "1.30x" in message and "(1 ms; moving its inputs and outputs once" in message and "0.25 ms" in message
     assert "32 sectors per warp request" in message and "consecutive" in message
 
 

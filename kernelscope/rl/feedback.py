@@ -84,9 +84,22 @@ def _g(value) -> str:
 def _verdict_line(reward: Reward) -> str:
     if reward.speedup is None:
         return "The kernel parses and passes the static checks (it was not run)."
-    speed = f"{reward.speedup:.2f}x the reference's speed"
+    text = f"Correct. {reward.speedup:.2f}x the reference's speed"
     time_ms = getattr(reward.run, "time_ms", None)
-    return f"Correct. {speed}" + (f" ({time_ms:.4g} ms)." if isinstance(time_ms, (int, float)) else ".")
+    if isinstance(time_ms, (int, float)) and time_ms > 0:
+        text += f" ({time_ms:.4g} ms"
+        floor = _dram_floor_ms(reward.run)
+        if floor:  # how far from moving its data once at full bandwidth: the headroom a kernel has
+            text += f"; moving its inputs and outputs once at full memory bandwidth takes {floor:.4g} ms"
+        text += ")"
+    return text + "."
+
+
+def _dram_floor_ms(run) -> float | None:
+    document = run.to_json() if hasattr(run, "to_json") else {}
+    sizes = document.get("sizes") or []
+    floor = sizes[-1].get("dram_floor_ms") if sizes else None
+    return floor if isinstance(floor, (int, float)) and floor > 0 else None
 
 
 def _performance_lines(reward: Reward, counters: dict | None) -> list[str]:
