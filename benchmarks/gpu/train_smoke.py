@@ -10,7 +10,9 @@
    pretrained code model, which the GPU machine cannot download.
 3. `kernelscope.rl.trainer.train`: a few GRPO steps (TRL's GRPOTrainer) with full rewards and
    refinement turns; reward evaluations per second are measured inside the loop.
-Writes adversarial.csv, progress.jsonl and summary.json under --out; the log goes to stdout.
+Also the full reward on the smoke problems' corpus implementations (throughput with real kernels).
+Writes adversarial.csv, corpus_rewards.csv, progress.jsonl and summary.json under --out; the log goes
+to stdout.
 """
 
 from __future__ import annotations
@@ -71,6 +73,32 @@ def adversarial_rewards(out: Path, run_fn) -> bool:
     cheats_fail = all(r["band"] == "fail" for r in rows if r["kernel"] != "correct")
     log(f"adversarial kernels all in the fail band: {cheats_fail}; honest kernel passes: {honest_ok}")
     return cheats_fail and honest_ok
+
+
+def corpus_throughput(out: Path, tasks: dict, run_many_fn, ranker_fn) -> None:
+    """The full reward on every implementation of the smoke problems, one batch per problem: reward
+    evaluations per second with compiling, correct kernels (the policy's samples are mostly broken)."""
+    from kernelscope.rl.reward import RewardConfig, UnifiedReward
+
+    reward = UnifiedReward(RewardConfig(mode="full"), run_many_fn=run_many_fn, ranker_fn=ranker_fn)
+    rows, started = [], time.perf_counter()
+    for task in tasks.values():
+        sources = [f"```cuda\n{task.implementation_source(i['file'])}```" for i in task.implementations]
+        for implementation, result in zip(task.implementations, reward.score_many(sources, [task] * len(sources))):
+            rows.append({"problem": task.name, "implementation": implementation["file"], "band": result.band,
+                         "outcome": result.outcome, "total": round(result.total, 4),
+                         "speedup": None if result.speedup is None else round(result.speedup, 3),
+                         "performance": round(result.components["performance"], 4),
+                         "structure": round(result.components["structure"], 4)})
+    seconds = time.perf_counter() - started
+    for row in rows:
+        log(f"corpus {row}")
+    log(f"corpus implementations under the full reward: {len(rows)} in {seconds:.1f} s "
+        f"({len(rows) / seconds:.2f} evaluations/s), passing: {sum(r['band'] == 'pass' for r in rows)}")
+    with open(out / "corpus_rewards.csv", "w", newline="") as stream:
+        writer = csv.DictWriter(stream, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
 
 
 def warm_start_policy(directory: Path, tasks: dict, steps: int) -> Path:
@@ -156,11 +184,13 @@ def main() -> int:
         adversarial_ok = adversarial_rewards(args.out, run_fn)
 
     tasks = {name: task for name, task in load_corpus(str(ROOT / "corpus")).items() if name in SMOKE_PROBLEMS}
+    ranker_fn = shipped_ranker_fn()
+    run_many_fn = functools.partial(default_run_many, timeout_s=10.0)
+    if not args.dry_run:
+        corpus_throughput(args.out, tasks, run_many_fn, ranker_fn)
     policy = warm_start_policy(args.work / "policy", tasks, args.warm_steps)
 
-    ranker_fn = shipped_ranker_fn()
-    reward = UnifiedReward(RewardConfig(mode=mode), run_many_fn=functools.partial(default_run_many, timeout_s=10.0),
-                           ranker_fn=ranker_fn)
+    reward = UnifiedReward(RewardConfig(mode=mode), run_many_fn=run_many_fn, ranker_fn=ranker_fn)
     output_dir = args.work / "run"
     config = TrainConfig(model=str(policy), corpus=str(ROOT / "corpus"), problems=sorted(tasks), repeats=4,
                          max_turns=2, chat="no", reward={"mode": mode},
