@@ -76,7 +76,7 @@ def adversarial_rewards(out: Path, run_fn) -> bool:
 
 
 def corpus_throughput(out: Path, tasks: dict, run_many_fn, ranker_fn) -> None:
-    """The full reward on every implementation of the smoke problems, one batch per problem: reward
+    """The full reward on every implementation of the smoke problems, each with its own launch: reward
     evaluations per second with compiling, correct kernels (the policy's samples are mostly broken)."""
     from kernelscope.rl.reward import RewardConfig, UnifiedReward
 
@@ -84,7 +84,8 @@ def corpus_throughput(out: Path, tasks: dict, run_many_fn, ranker_fn) -> None:
     rows, started = [], time.perf_counter()
     for task in tasks.values():
         sources = [f"```cuda\n{task.implementation_source(i['file'])}```" for i in task.implementations]
-        for implementation, result in zip(task.implementations, reward.score_many(sources, [task] * len(sources))):
+        launched = [task.for_implementation(i) for i in task.implementations]
+        for implementation, result in zip(task.implementations, reward.score_many(sources, launched)):
             rows.append({"problem": task.name, "implementation": implementation["file"], "band": result.band,
                          "outcome": result.outcome, "total": round(result.total, 4),
                          "speedup": None if result.speedup is None else round(result.speedup, 3),

@@ -132,7 +132,10 @@ def default_run_many(task, candidates, **options):
     from kernelscope.runner import load_spec
     from kernelscope.runner.evaluation import evaluate_many
 
-    results = evaluate_many(load_spec(task.spec_path), candidates, **options)
+    spec = load_spec(task.spec_path)
+    if task.implementation:  # a known implementation runs with its own launch, not the problem's
+        options.setdefault("launch", next(i.launch for i in spec.implementations if i.file == task.implementation))
+    results = evaluate_many(spec, candidates, **options)
     for result in results:
         if "harness_error" in result.flags:
             raise HarnessError(result.error or "the runner's worker failed")
@@ -206,7 +209,8 @@ class UnifiedReward:
     def _run_phase(self, pending: dict) -> None:
         by_task: dict = {}
         for key, item in pending.items():
-            by_task.setdefault(getattr(item.task, "name", None), []).append((key, item))
+            launch = (getattr(item.task, "name", None), getattr(item.task, "implementation", None))
+            by_task.setdefault(launch, []).append((key, item))  # one runner batch per problem and launch
         for items in by_task.values():
             if self.config.mode == "full":
                 runs = self.run_many_fn(items[0][1].task, [(item.code, item.kernel_name) for _, item in items])

@@ -67,6 +67,7 @@ class Task:
     sizes: dict = field(default_factory=dict)
     implementations: tuple = ()    # ({"file", "kernel", "strategy"}, ...)
     launch: dict = field(default_factory=dict)  # the problem's [launch] table as written
+    implementation: str | None = None  # set by for_implementation: whose launch this task uses
 
     @property
     def spec_path(self) -> Path:
@@ -114,7 +115,7 @@ class Task:
         """This task as one of its implementations is launched (its block and grid overrides)."""
         launch = {**self.launch, **implementation.get("launch", {})}
         return replace(self, launch=launch, block=self.implementation_block(implementation),
-                       grid_text=tuple(str(e) for e in launch.get("grid", ())))
+                       grid_text=tuple(str(e) for e in launch.get("grid", ())), implementation=implementation["file"])
 
     def implementation_source(self, file: str) -> str:
         return (self.directory / file).read_text()
