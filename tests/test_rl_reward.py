@@ -175,3 +175,17 @@ def test_a_batch_goes_to_the_runner_once_per_task_without_duplicates(task, tmp_p
     assert sorted(batches) == [("vector_add", 2), ("vector_sub", 1)]
     assert [r.outcome for r in results] == ["ok", "ok", "ok", "hack", "no_code", "ok"]
     assert results[0] is results[1] and results[2].speedup == 3.0
+
+
+def test_implementations_with_their_own_launch_go_to_the_runner_separately(task):
+    launches = []
+
+    def run_many(batch_task, candidates):
+        launches.append((batch_task.implementation, batch_task.grid_text, len(candidates)))
+        return [fake_run(code, kernel, batch_task) for code, kernel in candidates]
+
+    naive = task.for_implementation(task.implementations[0])
+    reward = UnifiedReward(RewardConfig(mode="full"), analyze_fn=fake_analyze, run_many_fn=run_many)
+    reward.score_many([candidate("run: speedup=2"), candidate("run: speedup=3")], [task, naive])
+    assert sorted(launches, key=str) == sorted([(None, ("ceil_div(n, 256)",), 1),
+                                                ("naive.cu", ("ceil_div(n, 256 * 64)",), 1)], key=str)
