@@ -195,7 +195,7 @@ def main() -> int:
     output_dir = args.work / "run"
     config = TrainConfig(model=str(policy), corpus=str(ROOT / "corpus"), problems=sorted(tasks), repeats=4,
                          max_turns=2, chat="no", reward={"mode": mode},
-                         grpo={"num_generations": 4, "per_device_train_batch_size": 8, "max_completion_length": 384,
+                         grpo={"num_generations": 4, "per_device_train_batch_size": 8, "max_completion_length": 512,
                                "max_steps": args.grpo_steps, "save_steps": 2, "learning_rate": 1e-5,
                                "temperature": 1.0, "bf16": not args.dry_run, "use_cpu": args.dry_run,
                                "logging_steps": 1, "seed": 0,
