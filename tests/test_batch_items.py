@@ -4,6 +4,7 @@ the CPU half of the real evaluator, which must write the records `evaluate` writ
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from kernelscope.runner.evaluation import evaluate
 
 ROOT = Path(__file__).resolve().parents[1]
 VECTOR_ADD = ROOT / "examples" / "problems" / "vector_add"
+needs_nvcc = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
 GOOD = ("__global__ void vector_add(const float *a, const float *b, float *c, int n) {\n"
         "  int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) c[i] = a[i] + b[i]; }\n")
 
@@ -91,20 +93,22 @@ def without_timings(result) -> dict:
 
 @pytest.mark.parametrize("source", [
     "int main() { return 0; }\n" + GOOD,                          # host code: rejected by the policy
-    GOOD.replace("c[i] = a[i] + b[i];", "c[i] = a[i] + undefined_name;"),   # does not compile
+    pytest.param(GOOD.replace("c[i] = a[i] + b[i];", "c[i] = a[i] + undefined_name;"),   # does not compile
+                 marks=needs_nvcc),
 ])
 def test_prepare_writes_the_record_evaluate_writes_for_rejected_and_broken_sources(gpu_check_passes, source):
     [item] = load_items(VECTOR_ADD)[:1]
-    prepared = RunnerEvaluator(EvalOptions(arch="sm_90")).prepare(
+    prepared = RunnerEvaluator(EvalOptions(arch="sm_90", backend="nvcc")).prepare(
         type(item)(index=0, spec=item.spec, source=source, kernel="vector_add", label="x"))
     assert prepared.finished
-    alone = evaluate(item.spec, source, "vector_add", arch="sm_90", candidate="x")
+    alone = evaluate(item.spec, source, "vector_add", arch="sm_90", backend="nvcc", candidate="x")
     assert without_timings(prepared.result) == without_timings(alone)
 
 
+@needs_nvcc
 def test_prepare_compiles_a_good_source_for_the_requested_architecture():
     item = load_items(VECTOR_ADD)[0]
-    prepared = RunnerEvaluator(EvalOptions(arch="sm_90")).prepare(item)
+    prepared = RunnerEvaluator(EvalOptions(arch="sm_90", backend="nvcc")).prepare(item)
     assert not prepared.finished
     assert prepared.compiled.arch == "sm_90" and prepared.compiled.kernel == "vector_add"
     assert prepared.compiled.cubin[:4] == b"\x7fELF"
