@@ -71,3 +71,21 @@ def test_a_batch_on_fewer_gpus_than_the_cluster_has_uses_only_those(cluster, spe
     outcomes = run_batch(make_items(spec, ["good sleep=0.05"] * 4), backend="ray", workers=1,
                          evaluator=FakeEvaluator())
     assert {o.slot for o in outcomes} == {0} and all(o.result.correct for o in outcomes)
+
+
+def test_the_rl_run_many_keeps_its_actors_from_one_call_to_the_next(cluster, spec):
+    from types import SimpleNamespace
+
+    from kernelscope.batch.rl import BatchRunMany
+
+    task = SimpleNamespace(spec_path=str(spec.path), implementation=None)
+    run_many = BatchRunMany(backend="ray", evaluator=FakeEvaluator())
+    try:
+        first = run_many(task, [("good", "k"), ("bad", "k")])
+        actors = list(run_many._gpus.actors)
+        second = run_many(task, [("bad", "k"), ("good", "k")])
+        assert [r.correct for r in first + second] == [True, False, False, True]
+        assert run_many._gpus.actors == actors and len(actors) == 2
+    finally:
+        run_many.close()
+    assert ray.is_initialized()        # the test's cluster was not started by the backend: left running

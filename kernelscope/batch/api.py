@@ -21,7 +21,7 @@ def iter_batch(items, options: EvalOptions | None = None, *, backend: str = "loc
     """
     items = load_items(items) if isinstance(items, (str, bytes)) or hasattr(items, "__fspath__") else list(items)
     options = options or EvalOptions()
-    _check_sizes(items, options.sizes)
+    check_sizes(items, options.sizes)
     evaluator = evaluator or RunnerEvaluator(options)
     if backend == "local":
         from kernelscope.batch.devices import choose_devices
@@ -47,7 +47,8 @@ def run_batch(items, options: EvalOptions | None = None, *, on_result=None, **kw
     return sorted(outcomes, key=lambda o: o.index)
 
 
-def _check_sizes(items, sizes) -> None:
+def check_sizes(items, sizes) -> None:
+    """Every size asked for exists in every candidate's spec."""
     for item in items:
         missing = [s for s in sizes or () if s not in item.spec.sizes]
         if missing:

@@ -38,39 +38,59 @@ def _prepare(evaluator, item):
     return evaluator.prepare(item)
 
 
-def run_ray(items, evaluator, *, address: str | None = None, gpus: int | None = None, max_attempts: int = 3,
-            actor_restarts: int = 3):
-    """Yield a BatchOutcome per item as each finishes; `gpus` actors (default: every GPU of the cluster)."""
-    ray = _import_ray()
-    started_here = not ray.is_initialized()
-    if started_here:
-        ray.init(address=address, log_to_driver=False)
-    try:
-        available = int(ray.cluster_resources().get("GPU", 0))
-        if available < 1:
-            raise ToolMissingError("the Ray cluster offers no GPUs (start its nodes with --num-gpus)")
-        if gpus is not None and not 1 <= gpus <= available:
-            # an actor that cannot be placed would hold its candidates forever
-            raise UsageError(f"--workers {gpus}: the Ray cluster offers {available} GPU(s)")
-        count = gpus or available
-        # max_task_retries=0: a candidate is never re-run behind the scheduler's back; only the
-        # `ready` probe is retried while Ray restarts the actor
-        actor_class = ray.remote(num_gpus=1, max_restarts=actor_restarts, max_task_retries=0)(
-            type("GpuActor", (_GpuActor,), {"ready": ray.method(max_task_retries=actor_restarts + 1)(_GpuActor.ready)}))
-        prepare_task = ray.remote(num_cpus=1, max_retries=2)(_prepare)
-        actors = [actor_class.remote(evaluator) for _ in range(count)]
-        for actor in actors:
-            actor.warm_up.remote()     # failures resurface, and are handled, on the actor's first candidate
-        # compile for the GPUs the actors see, not for whatever the CPU-only tasks would guess
-        evaluator_ref = ray.put(ray.get(actors[0].bind.remote(evaluator)))
+class RayGpus:
+    """Actors of one GPU each on a Ray cluster, kept until `close()` (each holds a CUDA context)."""
+
+    def __init__(self, evaluator, *, address: str | None = None, gpus: int | None = None, actor_restarts: int = 3):
+        ray = self._ray = _import_ray()
+        self._started_here = not ray.is_initialized()
+        if self._started_here:
+            ray.init(address=address, log_to_driver=False)
+        self.actors = []
         try:
-            yield from _drive(ray, list(items), evaluator_ref, actors, prepare_task, max_attempts)
-        finally:
-            for actor in actors:       # free the GPUs now, not when the handles are collected
-                ray.kill(actor, no_restart=True)
-    finally:
-        if started_here:
-            ray.shutdown()
+            available = int(ray.cluster_resources().get("GPU", 0))
+            if available < 1:
+                raise ToolMissingError("the Ray cluster offers no GPUs (start its nodes with --num-gpus)")
+            if gpus is not None and not 1 <= gpus <= available:
+                # an actor that cannot be placed would hold its candidates forever
+                raise UsageError(f"--workers {gpus}: the Ray cluster offers {available} GPU(s)")
+            # max_task_retries=0: a candidate is never re-run behind the scheduler's back; only the
+            # `ready` probe is retried while Ray restarts the actor
+            ready = ray.method(max_task_retries=actor_restarts + 1)(_GpuActor.ready)
+            actor_class = ray.remote(num_gpus=1, max_restarts=actor_restarts, max_task_retries=0)(
+                type("GpuActor", (_GpuActor,), {"ready": ready}))
+            self.actors = [actor_class.remote(evaluator) for _ in range(gpus or available)]
+            for actor in self.actors:
+                actor.warm_up.remote()     # failures resurface, and are handled, on the actor's first candidate
+            # compile for the GPUs the actors see, not for whatever the CPU-only tasks would guess
+            self._evaluator_ref = ray.put(ray.get(self.actors[0].bind.remote(evaluator)))
+            self._prepare = ray.remote(num_cpus=1, max_retries=2)(_prepare)
+        except BaseException:
+            self.close()
+            raise
+
+    def run(self, items, *, max_attempts: int = 3):
+        """Yield a BatchOutcome per item as each finishes."""
+        yield from _drive(self._ray, list(items), self._evaluator_ref, self.actors, self._prepare, max_attempts)
+
+    def close(self) -> None:
+        for actor in self.actors:       # free the GPUs now, not when the handles are collected
+            self._ray.kill(actor, no_restart=True)
+        self.actors = []
+        if self._started_here:
+            self._ray.shutdown()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def run_ray(items, evaluator, *, address: str | None = None, gpus: int | None = None, max_attempts: int = 3):
+    """One batch on actors started for it (default: one per GPU of the cluster) and stopped after it."""
+    with RayGpus(evaluator, address=address, gpus=gpus) as cluster:
+        yield from cluster.run(items, max_attempts=max_attempts)
 
 
 def _drive(ray, items, evaluator_ref, actors, prepare_task, max_attempts):
