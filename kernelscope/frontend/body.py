@@ -66,6 +66,10 @@ class Pointer:
     pointee: str | None      # element type name
     dims: tuple = ()         # trailing array dimensions for multi-dimensional arrays
 
+    def moved(self, offset: sx.Expr, dims: tuple) -> "Pointer":
+        """The same allocation at another offset (cheaper than dataclasses.replace on a hot path)."""
+        return Pointer(self.base, self.space, offset, self.pointee, dims)
+
 
 @dataclass
 class Value:
@@ -631,7 +635,7 @@ class Walker:
             stride *= d if d else 1
         delta = sx.binary("*", amount.expr, stride)
         offset = sx.binary(operator, pointer.offset, delta)
-        return Value(offset, pointer_value.ctype, replace(pointer, offset=offset, dims=pointer.dims[1:] if len(pointer.dims) > 1 else ()))
+        return Value(offset, pointer_value.ctype, pointer.moved(offset, pointer.dims[1:] if len(pointer.dims) > 1 else ()))
 
     def expr_unary_expression(self, node, depth) -> Value:
         operand = self.expression(node.child_by_field_name("argument"), depth)
@@ -946,7 +950,7 @@ class Walker:
             size = self.types.size_of(pointer.pointee) or 4
             if len(pointer.dims) > 1:
                 return moved, size, pointer.pointee
-            return replace(moved, dims=()), size, pointer.pointee
+            return moved if not moved.dims else moved.moved(moved.offset, ()), size, pointer.pointee
         if kind == "pointer_expression" and self._node_text(node.child_by_field_name("operator")) == "*":
             base = self.expression(node.child_by_field_name("argument"))
             if base.pointer is None:

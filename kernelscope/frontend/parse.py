@@ -15,6 +15,7 @@ from kernelscope.model import FileModel, Kernel, LaunchSite, Param, SourceError
 from kernelscope.paths import grammar_file
 
 MAX_REPORTED_ERRORS = 50
+MAX_ACCESSES_PER_KERNEL = 4096
 
 
 @lru_cache(maxsize=1)
@@ -372,6 +373,12 @@ def _kernel(unit: FileUnit, node, launch_bounds, instantiations: dict, launches:
     for field_name in ("accesses", "loops", "branches", "barriers", "calls", "arith", "shared_arrays",
                        "early_returns"):
         setattr(kernel, field_name, getattr(scope, field_name))
+    if len(kernel.accesses) > MAX_ACCESSES_PER_KERNEL:
+        # Generated or adversarial code: analyse the first accesses and say so, rather than take
+        # seconds per kernel.
+        scope.notes.append(f"{len(kernel.accesses)} memory accesses; only the first "
+                           f"{MAX_ACCESSES_PER_KERNEL} are analysed")
+        kernel.accesses = kernel.accesses[:MAX_ACCESSES_PER_KERNEL]
     kernel.local_arrays = scope.local_arrays
     kernel.uses_shuffle = "shuffle" in scope.flags
     kernel.uses_cooperative_groups = "cooperative_groups" in scope.flags or "cg::" in _text(node)

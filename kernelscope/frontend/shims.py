@@ -49,7 +49,48 @@ def apply_shims(text: str) -> tuple[str, list[LaunchBoundsMark]]:
     text = "".join(pieces)
     text = _ATTRIBUTES.sub(lambda m: _blank(m.group(0)), text)
     text = _LAMBDA_QUALIFIER.sub(lambda m: m.group(1) + _blank(m.group(2)), text)
-    return _blank_pragmas_inside_statements(text), marks
+    return _flatten_deep_templates(_blank_pragmas_inside_statements(text)), marks
+
+
+MAX_TEMPLATE_DEPTH = 10  # tree-sitter-cuda gives up on template arguments nested 12 deep
+
+
+def _flatten_deep_templates(text: str) -> str:
+    """Blank template arguments nested deeper than MAX_TEMPLATE_DEPTH (`W<W<W<...>>>`): the grammar
+    gives up on them, and no analysis needs what is inside. Depth counts `<` after a name and resets
+    at `;`, braces and parentheses, so comparisons cannot pile up across statements."""
+    if text.count("<") <= MAX_TEMPLATE_DEPTH:
+        return text
+    chars = list(text)
+    depth = 0
+    previous = " "
+    stamps = []     # where a too-deep template-id starts: it becomes `int`
+    for index, ch in enumerate(chars):
+        if ch in ";{}()":
+            depth = 0
+        elif ch == "<" and (previous.isalnum() or previous == "_" or previous == "<"):
+            depth += 1
+            if depth == MAX_TEMPLATE_DEPTH + 1:
+                start = index
+                while start > 0 and (chars[start - 1].isalnum() or chars[start - 1] in "_: "):
+                    start -= 1
+                while chars[start] == " ":
+                    start += 1
+                chars[start:index] = [" "] * (index - start)
+                stamps.append(start)
+            if depth > MAX_TEMPLATE_DEPTH:
+                chars[index] = " "
+        elif ch == ">" and depth > 0:
+            if depth > MAX_TEMPLATE_DEPTH:
+                chars[index] = " "
+            depth -= 1
+        elif depth > MAX_TEMPLATE_DEPTH and ch != "\n":
+            chars[index] = " "
+        if not ch.isspace():
+            previous = ch
+    for start in stamps:
+        chars[start:start + 3] = list("int")
+    return "".join(chars)
 
 
 def _blank_pragmas_inside_statements(text: str) -> str:
