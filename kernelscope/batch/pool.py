@@ -60,6 +60,5 @@ def install_as_runner_default(pool) -> None:
 
     from kernelscope.runner import evaluation
 
-    # the runner has no public setter for its process-wide pool yet (requested in docs/requests/batch.md)
-    evaluation._DEFAULT_POOL = pool
+    evaluation.set_default_pool(pool)
     atexit.register(pool.close)

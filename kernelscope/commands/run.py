@@ -42,11 +42,12 @@ def _read(path: Path) -> str:
 
 def _common_options(function):
     for option in reversed([
-        click.argument("spec_path", metavar="SPEC", type=click.Path(exists=True, dir_okay=True)),
+        click.argument("spec_path", metavar="SPEC", required=False, type=click.Path(exists=True, dir_okay=True)),
         click.option("--candidate", "-c", "candidates", multiple=True, metavar="FILE[:KERNEL]",
                      help="Candidate source (repeatable); default: the spec's [[implementations]]."),
         click.option("--size", "sizes", multiple=True, metavar="NAME", help="Only these size configurations."),
-        click.option("--backend", type=click.Choice(["nvrtc", "nvcc"]), default="nvrtc", show_default=True),
+        click.option("--compiler", type=click.Choice(["nvrtc", "nvcc"]), default="nvrtc", show_default=True,
+                     help="NVRTC through CuPy, or nvcc."),
         click.option("--arch", default=None, metavar="sm_XY", help="Target architecture (default: the GPU's)."),
         click.option("--allow", multiple=True, type=click.Choice(OPT_INS),
                      help="Opt into an escape (dynamic parallelism, device malloc, clocks)."),
@@ -66,12 +67,33 @@ def _common_options(function):
               help="Seconds a candidate may run before its worker is killed.")
 @click.option("--seed", type=int, default=None, help="Seed for the input sets (default: fresh each run).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "csv"]), default="text", show_default=True)
+@click.option("--batch", "batch_path", type=click.Path(exists=True, dir_okay=True), default=None,
+              help="Evaluate a batch: a .jsonl file of candidates or a folder of problems (docs/batch.md).")
+@click.option("--workers", type=click.IntRange(1, None), default=None,
+              help="--batch: GPUs to use, one worker each (default: every visible GPU or every GPU of the cluster).")
+@click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+              help="--batch: this machine's GPUs, or a Ray cluster (pip install 'kernelscope[ray]').")
+@click.option("--address", default=None, metavar="ADDR",
+              help="--batch --backend ray: the cluster to join (auto, ray://head:10001; default: start a local one).")
 @exits_2_on_error
-def run(spec_path, candidates, sizes, backend, arch, allow, output, trials, repeats, warmup, timeout_s, seed, fmt):
-    """Compile, verify and time candidates of the problem SPEC on the GPU.
+def run(spec_path, candidates, sizes, compiler, arch, allow, output, trials, repeats, warmup, timeout_s, seed, fmt,
+        batch_path, workers, backend, address):
+    """Compile, verify and time candidates of the problem SPEC on the GPU, or a whole --batch
+    spread over the GPUs.
 
     Exit status: 0 when every candidate is correct, 1 when one is not, 2 on bad input or no GPU.
     """
+    if batch_path is not None:
+        from kernelscope.batch.command import run_batch_command
+
+        if spec_path is not None or candidates:
+            raise UsageError("--batch takes its candidates from the batch; leave out SPEC and --candidate")
+        raise SystemExit(run_batch_command(
+            batch_path, workers=workers, backend=backend, address=address, sizes=sizes, trials=trials,
+            repeats=repeats, warmup=warmup, timeout_s=timeout_s, compiler=compiler, arch=arch, allow=allow,
+            seed=seed, fmt=fmt, output=output))
+    if spec_path is None:
+        raise UsageError("run needs a SPEC (or --batch)")
     from kernelscope.runner import load_spec
     from kernelscope.runner.device import require_gpu
     from kernelscope.runner.evaluation import evaluate
@@ -82,7 +104,7 @@ def run(spec_path, candidates, sizes, backend, arch, allow, output, trials, repe
     chosen = _candidates(spec, candidates)
     require_gpu()
     results = [evaluate(spec, source, kernel, sizes=list(sizes) or None, trials=trials, repeats=repeats,
-                        warmup=warmup, timeout_s=timeout_s, backend=backend, arch=arch, launch=launch,
+                        warmup=warmup, timeout_s=timeout_s, backend=compiler, arch=arch, launch=launch,
                         allow=allow, seed=seed, candidate=label)
                for label, source, kernel, launch, _path in chosen]
     if fmt == "json":
@@ -103,9 +125,11 @@ def run(spec_path, candidates, sizes, backend, arch, allow, output, trials, repe
 @click.option("--no-static", is_flag=True, help="Skip the static analysis join.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "csv"]), default="text", show_default=True)
 @exits_2_on_error
-def profile(spec_path, candidates, sizes, backend, arch, allow, output, ncu, raw_csv, no_static, fmt):
+def profile(spec_path, candidates, sizes, compiler, arch, allow, output, ncu, raw_csv, no_static, fmt):
     """Profile the launches of SPEC's candidates with Nsight Compute (one ncu process for all),
     with the static analysis's predictions next to the measured counters."""
+    if spec_path is None:
+        raise UsageError("profile needs a SPEC")
     from kernelscope.runner import load_spec
     from kernelscope.runner.device import require_gpu
     from kernelscope.runner.profile import Candidate, profile as run_profile
@@ -115,7 +139,7 @@ def profile(spec_path, candidates, sizes, backend, arch, allow, output, ncu, raw
     chosen = [Candidate(label=label, source=source, kernel=kernel, launch=launch, path=path)
               for label, source, kernel, launch, path in _candidates(spec, candidates)]
     require_gpu()
-    result = run_profile(spec, chosen, sizes=list(sizes) or None, arch=arch, backend=backend, allow=allow,
+    result = run_profile(spec, chosen, sizes=list(sizes) or None, arch=arch, backend=compiler, allow=allow,
                          ncu=ncu, analyze=not no_static)
     if raw_csv:
         Path(raw_csv).write_text(result.csv_text)

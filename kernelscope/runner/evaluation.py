@@ -119,3 +119,10 @@ def _failed(spec, kernel, error: CompileError) -> RunResult:
 def _done(result: RunResult, started: float) -> RunResult:
     result.wall_seconds = time.perf_counter() - started
     return result.finish()
+
+
+def set_default_pool(pool) -> None:
+    """Use `pool` (anything with run(job, timeout_s) and close()) when a caller passes none; the
+    batch layer installs a pool that spreads runs over every GPU."""
+    global _DEFAULT_POOL
+    _DEFAULT_POOL = pool
