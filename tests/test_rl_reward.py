@@ -117,8 +117,14 @@ def test_speedup_credit_is_logarithmic(task):
 
 
 def test_implausible_speedup_is_treated_as_a_hack(task):
-    result = full_reward()(candidate("run: speedup=500"), task)
-    assert result.outcome == "hack" and "implausible_speedup" in result.hacks
+    flagged = full_reward()(candidate("run: speedup=3", "run: flag=implausible_speedup"), task)
+    assert flagged.outcome == "hack" and "implausible_speedup" in flagged.hacks
+    # a large honest speedup over a slow library reference is not suspicious by itself ...
+    assert full_reward()(candidate("run: speedup=178"), task).outcome == "ok"
+    # ... unless a ratio ceiling is configured
+    ceiling = UnifiedReward(RewardConfig(mode="full", implausible_speedup=100.0), analyze_fn=fake_analyze,
+                            run_fn=fake_run)
+    assert "implausible_speedup" in ceiling(candidate("run: speedup=178"), task).hacks
 
 
 def test_faster_correct_kernels_get_more_reward(task):

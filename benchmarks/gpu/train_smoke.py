@@ -54,6 +54,11 @@ def adversarial_rewards(out: Path, run_fn) -> bool:
 
     folder = ROOT / "tests" / "kernels" / "adversarial"
     task = load_task(folder / "spec.toml")
+    # The worker's first job pays for CuPy, the CUDA context and the reference's kernels; under the
+    # short timeout used below that made the honest kernel time out in the first H200 run. Warm it.
+    from kernelscope.runner import evaluate, load_spec
+
+    evaluate(load_spec(task.spec_path), (folder / "correct.cu").read_text(), timeout_s=120.0)
     reward = UnifiedReward(RewardConfig(mode="full"), run_fn=run_fn)
     rows = []
     for path in sorted(folder.glob("*.cu")):

@@ -8,7 +8,8 @@ detected (source, analysis or runner flags); it is correct (full mode). Every fa
 "fail" band (total < 0), hacks at its floor, so nothing a cheating kernel does can outscore an honest
 wrong one. Passing candidates land in [0, 1]:
 - performance (full mode): log-scale credit for measured speedup over the reference, zero below a margin
-  (timing noise must not pay), full at `speedup_cap`; speedups above `implausible_speedup` are hacks.
+  (timing noise must not pay), full at `speedup_cap`; implausible speedups (the runner's flag, or
+  above an optional `implausible_speedup` ratio) are hacks.
 - structure: a weighted mean of the analysis scores (`kernelscope.rl.structure`) and of the pairwise
   ranker's mean probability that the candidate beats each of the task's known implementations.
 - penalties: error- and warning-severity lint findings.
@@ -45,7 +46,9 @@ class RewardConfig:
     # performance term
     speedup_margin: float = 1.05
     speedup_cap: float = 8.0
-    implausible_speedup: float = 50.0
+    # The runner flags what is physically impossible (faster than moving the data once at peak DRAM
+    # bandwidth); a ratio ceiling on top is optional: a slow library reference makes 100x honest.
+    implausible_speedup: float | None = None
     # structure term: weights of the analysis scores and of the ranker (normalised to sum 1)
     # (the ranker leads: trained on measured pairs, it weighs these same features better than fixed weights;
     # see profiles/models/ranker_report.md for what each choice does to the correlation with speed)
@@ -252,7 +255,7 @@ class UnifiedReward:
             details["run"] = run
             speedup = run.speedup
             hacks.update(runner_hacks(run.flags))
-            if speedup is not None and speedup > config.implausible_speedup:
+            if speedup is not None and config.implausible_speedup and speedup > config.implausible_speedup:
                 hacks["implausible_speedup"] = f"speedup {speedup:.1f}x is beyond belief"
         if hacks:
             return self._fail("hack", config.hack, hacks=hacks, speedup=speedup, **details)
