@@ -854,10 +854,22 @@ def _grid(bindings: dict):
 
 # ------------------------------------------------------------------------------------------- public
 
+def _has_synchronization(kernel) -> bool:
+    """Whether there is anything for this analysis to look at: barriers, shared memory, atomics,
+    warp intrinsics or fences. Most element-wise kernels have none, and simulating their blocks
+    would only confirm it."""
+    return bool(kernel.barriers) or any(a.space == "shared" or a.op == "atomic" for a in kernel.accesses) or \
+        any(c.name in FENCES or _is_warp_intrinsic(c.name) for c in kernel.calls)
+
+
 def analyze(kernel, block=(256, 1, 1), bindings: dict | None = None, grid=None) -> SyncResult:
     """Synchronization facts for one kernel, for one block shape and the given scalar bindings
     (parameter name -> value). A grid (or `gridDim.x/y/z` bindings) makes every block's conditions
     concrete; without one, conditions that read blockIdx are judged symbolically."""
+    if not _has_synchronization(kernel):
+        return SyncResult(barriers=0, divergent_barriers=(), shared_races=(), returns_before_barrier=(),
+                          redundant_barriers=(), mask_mismatches=(), atomic_count=0, atomics_in_loops=0,
+                          contention=(), fences=(), exact=True, notes=())
     bindings = {**getattr(kernel, "template_bindings", {}), **(bindings or {})}
     if grid is not None:
         bindings.update({f"gridDim.{axis}": int(size) for axis, size in zip("xyz", tuple(grid) + (1, 1))})
