@@ -601,7 +601,9 @@ def races_within(instances: list[Instance], space: ThreadSpace):
         involved = set(np.unique(table["instance"][np.isin(table["word"], racy)]).tolist())
         # Naming the racing pairs is quadratic; a generated kernel with thousands of accesses in one
         # interval gets its races named among the first accesses only (that it races is known).
-        candidates = [instance for k, instance in enumerate(group) if k in involved][:MAX_NAMED_CANDIDATES]
+        candidates = [instance for k, instance in enumerate(group) if k in involved]
+        if len(candidates) > MAX_PAIRWISE_CANDIDATES:
+            candidates = candidates[:MAX_NAMED_CANDIDATES]
         for a_index, first in enumerate(candidates):
             for second in candidates[a_index:]:
                 if not (first.writes or second.writes) or (first is second and not first.writes):
@@ -638,7 +640,8 @@ def _hazard_across(before: list[Instance], after: list[Instance], space: ThreadS
 
 
 LOAD, STORE, ATOMIC = 0, 1, 2
-MAX_NAMED_CANDIDATES = 48
+MAX_PAIRWISE_CANDIDATES = 256   # beyond this many racing accesses in one interval, name pairs among
+MAX_NAMED_CANDIDATES = 48       # the first ones only
 
 
 def _by_array(instances) -> list[list[Instance]]:
