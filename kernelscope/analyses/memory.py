@@ -113,19 +113,33 @@ def analyze(kernel, block: BlockShape, bindings: dict | None = None, grid=None) 
     real = active_slots(block)
     weights = ExecWeights(env, slots, real)
     result = MemoryResult()
+    masks = _ActiveMasks(env, slots, real)
     for access in kernel.accesses:
-        result.accesses.append(_access(access, env, slots, real, weights))
+        result.accesses.append(_access(access, env, slots, masks(access.context.conditions), weights))
     for branch in kernel.branches:
-        result.branches.append(_branch(branch, env, slots, real))
+        result.branches.append(_branch(branch, env, slots, masks(branch.context.conditions)))
     return result
 
 
-def _access(access, env: dict, slots: int, real: np.ndarray, weights: ExecWeights) -> AccessResult:
+class _ActiveMasks:
+    """Threads that pass a statement's guarding conditions; statements of one block share them."""
+
+    def __init__(self, env: dict, slots: int, real: np.ndarray):
+        self.env, self.slots, self.real = env, slots, real
+        self._cache: dict = {}
+
+    def __call__(self, conditions) -> np.ndarray:
+        key = tuple(id(c) for c in conditions)
+        if key not in self._cache:
+            self._cache[key] = self.real & condition_mask(conditions, self.env, self.slots)
+        return self._cache[key]
+
+
+def _access(access, env: dict, slots: int, active: np.ndarray, weights: ExecWeights) -> AccessResult:
     numeric_weight, symbolic_weight = weights.weight(access.context)
     result = AccessResult(access.line, access.column, access.text, access.array, access.space, access.op,
                           access.elem_bytes, "unknown", None, in_function=access.in_function,
                           exec_weight=_round(numeric_weight) if numeric_weight is not None else symbolic_weight)
-    active = real & condition_mask(access.context.conditions, env, slots)
     lanes_per_warp = active.reshape(-1, WARP).sum(axis=1)
     issuing = lanes_per_warp > 0
     result.active_lanes = float(lanes_per_warp[issuing].mean()) if issuing.any() else 0.0
@@ -267,9 +281,8 @@ def _shared_wavefronts(addresses: np.ndarray, active: np.ndarray, elem: int):
     return float(wavefronts[issuing].mean()), float(ideals[issuing].mean())
 
 
-def _branch(branch, env: dict, slots: int, real: np.ndarray) -> BranchResult:
+def _branch(branch, env: dict, slots: int, active: np.ndarray) -> BranchResult:
     in_loop = bool(branch.context.loops)
-    active = real & condition_mask(branch.context.conditions, env, slots)
     expr = branch.condition
     if not expr.thread_dependent:
         return BranchResult(branch.line, branch.column, branch.kind, False, None, 0.0, in_loop)

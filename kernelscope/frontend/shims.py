@@ -53,13 +53,15 @@ def apply_shims(text: str) -> tuple[str, list[LaunchBoundsMark]]:
 
 
 MAX_TEMPLATE_DEPTH = 10  # tree-sitter-cuda gives up on template arguments nested 12 deep
+# more than MAX_TEMPLATE_DEPTH `<` in a row with no `>` or statement boundary between them
+_DEEP_ANGLES = re.compile(r"(?:<[^<>;{}()]*){%d}" % (MAX_TEMPLATE_DEPTH + 1))
 
 
 def _flatten_deep_templates(text: str) -> str:
     """Blank template arguments nested deeper than MAX_TEMPLATE_DEPTH (`W<W<W<...>>>`): the grammar
     gives up on them, and no analysis needs what is inside. Depth counts `<` after a name and resets
     at `;`, braces and parentheses, so comparisons cannot pile up across statements."""
-    if text.count("<") <= MAX_TEMPLATE_DEPTH:
+    if not _DEEP_ANGLES.search(text):
         return text
     chars = list(text)
     depth = 0
