@@ -857,6 +857,17 @@ def _grid(bindings: dict):
 
 # ------------------------------------------------------------------------------------------- public
 
+def _depends_on_block_index(kernel) -> bool:
+    """Whether any condition, loop bound or shared address reads blockIdx: if none does, every block
+    behaves alike here and one block stands for all."""
+    expressions = [b.condition for b in kernel.branches] + [b.condition for b in kernel.early_returns]
+    expressions += [e for loop in kernel.loops for e in (loop.start, loop.bound, loop.step) if e is not None]
+    expressions += [a.address for a in kernel.accesses if a.space == "shared"]
+    for record in list(kernel.accesses) + list(kernel.barriers) + list(kernel.calls):
+        expressions += [c.expr for c in record.context.conditions]
+    return any(name.startswith("blockIdx") for expr in expressions for name in sx.free_names(expr))
+
+
 def _has_synchronization(kernel) -> bool:
     """Whether there is anything for this analysis to look at: barriers, shared memory, atomics,
     warp intrinsics or fences. Most element-wise kernels have none, and simulating their blocks
@@ -887,7 +898,7 @@ def analyze(kernel, block=(256, 1, 1), bindings: dict | None = None, grid=None) 
         found.note("grid unknown: conditions on blockIdx judged symbolically")
         BlockRun(tree, space, base_env, exit_lines, shapes, found).run()
     else:
-        for index in _blocks(grid):
+        for index in (_blocks(grid) if _depends_on_block_index(kernel) else [(0, 0, 0)]):
             env = {**base_env, "blockIdx.x": index[0], "blockIdx.y": index[1], "blockIdx.z": index[2]}
             BlockRun(tree, space, env, exit_lines, shapes, found).run()
 
