@@ -29,6 +29,7 @@ from kernelscope.model import SourceError
 # against exponential macro bombs.
 MAX_EXPANSION_FACTOR = 20
 MAX_EXPANSION_DEPTH = 64
+MAX_CALL_LINES = 200       # how far a macro call's arguments may run over lines
 
 TOKEN = re.compile(
     r"""
@@ -287,9 +288,41 @@ class Preprocessor:
         if not self._needs_expansion(region):
             emit(region, start, True)
             return
-        tokens = tokenize(region, start)
-        tokens = self._fix_qualifier_macros(tokens)
-        self._expand_tokens(tokens, set(), 0, emit, top_level=True)
+        # Only the lines that use a macro (with a line of context on each side, and the lines a call's
+        # arguments run over) are tokenised; the rest is copied as it is.
+        lines = region.splitlines(keepends=True)
+        offsets = [start]
+        for line in lines:
+            offsets.append(offsets[-1] + len(line))
+        for first, last, expand in self._line_chunks(lines):
+            chunk_start, chunk_end = offsets[first], offsets[last]
+            if not expand:
+                emit(text[chunk_start:chunk_end], chunk_start, True)
+                continue
+            tokens = self._fix_qualifier_macros(tokenize(text[chunk_start:chunk_end], chunk_start))
+            self._expand_tokens(tokens, set(), 0, emit, top_level=True)
+
+    def _line_chunks(self, lines: list[str]):
+        """(first line, end line, needs expansion) runs covering all lines in order."""
+        wanted = [False] * len(lines)
+        index = 0
+        while index < len(lines):
+            if self._needs_expansion(lines[index]):
+                low = max(0, index - 1)
+                high = index
+                depth = lines[index].count("(") - lines[index].count(")")
+                while depth > 0 and high + 1 < len(lines) and high - index < MAX_CALL_LINES:
+                    high += 1
+                    depth += lines[high].count("(") - lines[high].count(")")
+                high = min(len(lines) - 1, high + 1)
+                for k in range(low, high + 1):
+                    wanted[k] = True
+            index += 1
+        first = 0
+        for k in range(1, len(lines) + 1):
+            if k == len(lines) or wanted[k] != wanted[first]:
+                yield first, k, wanted[first]
+                first = k
 
     def _needs_expansion(self, region: str) -> bool:
         """Whether any identifier of the region is a macro or an unknown ALL_CAPS name (cheap check
