@@ -68,7 +68,7 @@ class KernelResult:
             "params": [{"name": p.name, "type": p.type_name, "pointer": p.is_pointer, "const": p.is_const,
                         "restrict": p.is_restrict, "elem_bytes": p.elem_bytes} for p in k.params],
             "accesses": [a.to_json() for a in self.memory.accesses],
-            "occupancy": self.occupancy.to_json() if self.occupancy is not None else None,
+            "occupancy": _occupancy_json(self.occupancy) if self.occupancy is not None else None,
             "intensity": self.intensity.to_json() if self.intensity is not None else None,
             "sync": self.sync.to_json() if self.sync is not None else None,
             "divergence": self.memory.divergence_json(),
@@ -271,6 +271,21 @@ def _occupancy(kernel, block: BlockShape, usage, dynamic_smem: int, options: Opt
         and 0 < kernel.launch_bounds[0] <= MAX_BLOCK_THREADS else None
     return _cached_occupancy(options.arch, block.threads, usage.registers, static_smem, dynamic_smem,
                              max(1, getattr(usage, "barriers", 1) or 1), usage.source, max_threads)
+
+
+_OCCUPANCY_JSON: dict = {}
+
+
+def _occupancy_json(result) -> dict:
+    """Occupancy results are shared between kernels with the same resources; so is their JSON
+    (a sweep of 32 block sizes each). Read-only: the document is only ever encoded. Keyed by
+    identity, holding the result so that its id cannot be reused while the entry exists."""
+    entry = _OCCUPANCY_JSON.get(id(result))
+    if entry is None or entry[0] is not result:
+        if len(_OCCUPANCY_JSON) > 4096:
+            _OCCUPANCY_JSON.clear()
+        entry = _OCCUPANCY_JSON[id(result)] = (result, result.to_json())
+    return entry[1]
 
 
 @functools.lru_cache(maxsize=4096)
