@@ -7,46 +7,21 @@ spec too.
 
 from __future__ import annotations
 
-import ast
 import importlib.util
-import math
-import operator
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-CORPUS_DIR = Path(__file__).resolve().parent
+from kernelscope.runner.expr import evaluate as _runner_evaluate
 
-_BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
-           ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Div: operator.truediv,
-           ast.Pow: operator.pow}
-_FUNCTIONS = {"ceil_div": lambda a, b: -(-a // b), "min": min, "max": max,
-              "sqrt": math.sqrt, "int": int}
+CORPUS_DIR = Path(__file__).resolve().parent
 
 
 def evaluate(expression: str | int | float, variables: dict):
-    """Evaluate a size expression such as "ceil_div(n, 256)" over the size variables."""
-    if isinstance(expression, (int, float)):
-        return expression
-
-    def walk(node):
-        if isinstance(node, ast.Expression):
-            return walk(node.body)
-        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
-            return node.value
-        if isinstance(node, ast.Name):
-            return variables[node.id]
-        if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
-            return _BINARY[type(node.op)](walk(node.left), walk(node.right))
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-            return -walk(node.operand)
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _FUNCTIONS:
-            return _FUNCTIONS[node.func.id](*[walk(arg) for arg in node.args])
-        raise ValueError(f"unsupported expression: {expression!r}")
-
-    return walk(ast.parse(str(expression).strip(), mode="eval"))
+    """Evaluate a size expression such as "ceil_div(n, 256)": the runner's safe evaluator."""
+    return _runner_evaluate(expression, variables)
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,6 @@ rewards and prompt building work on machines without CuPy. Only the fields the R
 
 from __future__ import annotations
 
-import ast
-import operator
 try:
     import tomllib
 except ImportError:  # Python 3.10
@@ -16,31 +14,12 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
-_BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
-           ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Div: operator.truediv,
-           ast.Pow: operator.pow}
-_CALLS = {"ceil_div": lambda a, b: -(-a // b), "min": min, "max": max, "int": int}
-
+from kernelscope.runner.expr import evaluate
 
 def size_value(expression, variables: dict):
-    """Evaluate a size expression ("ceil_div(n, 256)") over integer size variables, without eval()."""
-    if isinstance(expression, (int, float)):
-        return expression
-
-    def walk(node):
-        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
-            return node.value
-        if isinstance(node, ast.Name):
-            return variables[node.id]
-        if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
-            return _BINARY[type(node.op)](walk(node.left), walk(node.right))
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-            return -walk(node.operand)
-        if isinstance(node, ast.Call) and getattr(node.func, "id", None) in _CALLS:
-            return _CALLS[node.func.id](*[walk(arg) for arg in node.args])
-        raise ValueError(f"unsupported size expression {expression!r}")
-
-    return walk(ast.parse(str(expression), mode="eval").body)
+    """Evaluate a size expression ("ceil_div(n, 256)") over the size variables: the runner's safe
+    evaluator (it needs no CuPy)."""
+    return evaluate(expression, variables)
 
 
 @dataclass(frozen=True)
