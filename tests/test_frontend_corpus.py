@@ -12,13 +12,17 @@ import os
 import shutil
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from kernelscope.cli import cli
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
 
 CORPUS = Path(__file__).parent / "kernels" / "tricky"
 CASES = tomllib.loads((CORPUS / "expected.toml").read_text())["case"]
