@@ -1,21 +1,21 @@
-"""GpuPool: the runner's pool interface over every GPU (what the reward service hands the runner)."""
+"""gpu_pool: the runner's pool interface over every GPU (what the reward service hands the runner)."""
 
 from __future__ import annotations
 
 import pytest
 
-from kernelscope.batch.pool import GpuPool, install_as_runner_default
+from kernelscope.batch.pool import gpu_pool, install_as_runner_default
 from kernelscope.runner import evaluation
 
 
 def test_a_pool_needs_a_device():
     with pytest.raises(ValueError):
-        GpuPool([])
+        gpu_pool([])
 
 
 def test_installed_pool_is_what_evaluate_uses_when_given_none(monkeypatch):
     monkeypatch.setattr(evaluation, "_DEFAULT_POOL", None)
-    pool = GpuPool([0, 1])            # workers start on first use: nothing runs here
+    pool = gpu_pool([0, 1])            # workers start on first use: nothing runs here
     install_as_runner_default(pool)
     assert evaluation.default_pool() is pool
     assert pool.pids == [None, None] and pool.restarts == 0
@@ -32,7 +32,7 @@ def test_jobs_go_to_every_gpu_of_the_pool():
     spec = load_spec(Path(__file__).resolve().parents[1] / "examples" / "problems" / "vector_add")
     source = (spec.root / "naive.cu").read_text()
     gpus = visible_gpu_count()
-    with GpuPool(range(gpus)) as pool:
+    with gpu_pool(range(gpus)) as pool:
         pool.warm_up()
         with ThreadPoolExecutor(gpus) as threads:
             results = list(threads.map(lambda _: evaluation.evaluate(spec, source, "vector_add", pool=pool),

@@ -112,16 +112,21 @@ class Worker:
 
 
 class WorkerPool:
-    """Keeps `workers` worker processes on `device` and runs jobs on whichever is idle.
+    """Keeps `workers` worker processes on `device` (or one on each of `devices`) and runs jobs on
+    whichever is idle.
 
         with WorkerPool() as pool:
             reply = pool.run(job, timeout_s=30)
+        with WorkerPool(devices=[0, 1]) as pool:     # every GPU, one worker each
+            ...
     """
 
-    def __init__(self, workers: int = 1, device: int = 0):
-        if workers < 1:
+    def __init__(self, workers: int = 1, device: int = 0, devices=None):
+        placement = list(devices) if devices is not None else [device] * workers
+        if not placement:
             raise ValueError("a pool needs at least one worker")
-        self._workers = [Worker(device) for _ in range(workers)]
+        self.devices = sorted(set(placement))
+        self._workers = [Worker(d) for d in placement]
         self._idle = queue.Queue()
         for worker in self._workers:
             self._idle.put(worker)
@@ -134,10 +139,12 @@ class WorkerPool:
             self._idle.put(worker)
 
     def warm_up(self) -> None:
-        """Start every worker now rather than on its first job."""
-        for worker in self._workers:
-            if not worker.alive():
-                worker.start()
+        """Start every worker now rather than on its first job, all at once (each one creates a
+        CUDA context, which takes seconds)."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(len(self._workers)) as threads:
+            list(threads.map(lambda w: None if w.alive() else w.start(), self._workers))
 
     @property
     def pids(self) -> list:

@@ -11,12 +11,12 @@ def default_reward_fn():
     """`kernelscope.rl.adapters.reward_func`, configured from the environment (KERNELSCOPE_REWARD_MODE,
     KERNELSCOPE_CORPUS, KERNELSCOPE_RANKER), with its GPU runs spread over every visible GPU."""
     from kernelscope.batch.devices import visible_gpu_count
-    from kernelscope.batch.pool import GpuPool, install_as_runner_default
+    from kernelscope.batch.pool import gpu_pool, install_as_runner_default
     from kernelscope.rl.adapters import reward_func
 
     gpus = visible_gpu_count()
     if gpus:       # workers start on first use: a static-mode reward never starts one
-        install_as_runner_default(GpuPool(range(gpus)))
+        install_as_runner_default(gpu_pool(range(gpus)))
     return reward_func
 
 
