@@ -36,7 +36,8 @@ from kernelscope.rules import severity_of
 SECTOR = 32
 BANKS = 32
 BANK_WIDTH = 4
-UNCOALESCED_RATIO = 2.0     # KS101 fires when a request costs this many times its ideal sectors
+UNCOALESCED_RATIO = 2.0
+BROADCAST_SHARE = 8         # at most one distinct address per this many lanes counts as broadcast     # KS101 fires when a request costs this many times its ideal sectors
 
 
 @dataclass
@@ -222,6 +223,10 @@ def _pattern(addresses: np.ndarray, active: np.ndarray, elem: int, symbolic_stri
         if lanes.size < 2:
             continue
         if np.all(lanes == lanes[0]):
+            return 0, "broadcast"
+        if np.unique(lanes).size * BROADCAST_SHARE <= lanes.size and symbolic_stride is None:
+            # a few addresses shared by many lanes (a 16x16 block reading a[row * n + k]: two rows,
+            # one element each): a broadcast per group of lanes, not a stride
             return 0, "broadcast"
         differences = np.diff(lanes)
         stride = int(differences[0]) if np.all(differences == differences[0]) else int(np.median(differences))
