@@ -271,7 +271,7 @@ class Walker:
         node = declarator
         while node is not None:
             if node.type in ("identifier", "field_identifier"):
-                return node.text.decode("latin-1"), pointer_depth, dims
+                return self._node_text(node), pointer_depth, dims
             if node.type == "pointer_declarator":
                 pointer_depth += 1
                 node = node.child_by_field_name("declarator")
@@ -497,10 +497,10 @@ class Walker:
         return handler(self, node, depth + 1, whole_struct) if takes_whole_struct else handler(self, node, depth + 1)
 
     def expr_number_literal(self, node, depth) -> Value:
-        return _number(node.text.decode("latin-1"))
+        return _number(self._node_text(node))
 
     def expr_char_literal(self, node, depth) -> Value:
-        text = node.text.decode("latin-1")
+        text = self._node_text(node)
         return Value(sx.Const(ord(text[1]) if len(text) == 3 else 0), "char")
 
     def expr_true(self, node, depth) -> Value:
@@ -519,7 +519,7 @@ class Walker:
         return Value(sx.Opaque("string"), "char*")
 
     def expr_identifier(self, node, depth) -> Value:
-        name = node.text.decode("latin-1")
+        name = self._node_text(node)
         if name in self.env:
             value = self.env[name]
             if value.location is not None:
@@ -558,8 +558,8 @@ class Walker:
         argument = node.child_by_field_name("argument")
         field_node = node.child_by_field_name("field")
         field_name = self._node_text(field_node)
-        if argument.type == "identifier" and argument.text.decode("latin-1") in BUILTIN_INDEX and \
-                argument.text.decode("latin-1") not in self.env:
+        if argument.type == "identifier" and self._node_text(argument) in BUILTIN_INDEX and \
+                self._node_text(argument) not in self.env:
             return Value(sx.Sym(f"{argument.text.decode('latin-1')}.{field_name}"), "unsigned int")
         operator = self._node_text(node.child_by_field_name("operator")) or "."
         location = self.lvalue(node)
@@ -659,7 +659,7 @@ class Walker:
 
     def _assign(self, node, target, operator: str, right: Value, depth: int) -> Value:
         if target.type == "identifier" and self._location_of(target) is None:
-            name = target.text.decode("latin-1")
+            name = self._node_text(target)
             old = self.env.get(name, Value(sx.Sym(name)))
             if operator == "=":
                 new = right if right.pointer is not None or old.pointer is None else right
@@ -922,7 +922,7 @@ class Walker:
 
     # -- locations and records ---------------------------------------------------------------
     def _location_of(self, identifier_node):
-        value = self.env.get(identifier_node.text.decode("latin-1"))
+        value = self.env.get(self._node_text(identifier_node))
         return value.location if value is not None else None
 
     def lvalue(self, node):
@@ -1014,7 +1014,9 @@ class Walker:
             self.scope.notes.append(message)
 
     def _node_text(self, node) -> str:
-        return node.text.decode("latin-1") if node is not None else ""
+        # The parsed text is ASCII, so byte offsets are string offsets: slicing is much cheaper than
+        # asking tree-sitter for the node's bytes.
+        return self.unit.text[node.start_byte:node.end_byte] if node is not None else ""
 
 
 # Dispatch tables: node type -> unbound method (and whether it takes `whole_struct`).
