@@ -222,17 +222,17 @@ def _pattern(addresses: np.ndarray, active: np.ndarray, elem: int, symbolic_stri
         lanes = warp[mask]
         if lanes.size < 2:
             continue
-        if np.all(lanes == lanes[0]):
+        if (lanes == lanes[0]).all():
             return 0, "broadcast"
         if np.unique(lanes).size * BROADCAST_SHARE <= lanes.size and symbolic_stride is None:
             # a few addresses shared by many lanes (a 16x16 block reading a[row * n + k]: two rows,
             # one element each): a broadcast per group of lanes, not a stride
             return 0, "broadcast"
         differences = np.diff(lanes)
-        stride = int(differences[0]) if np.all(differences == differences[0]) else int(np.median(differences))
+        stride = int(differences[0]) if (differences == differences[0]).all() else int(np.median(differences))
         if symbolic_stride is not None:
             return symbolic_stride, "strided"
-        if stride == elem and np.all(differences[differences != stride] >= 0):
+        if stride == elem and (differences[differences != stride] >= 0).all():
             return stride, "coalesced"
         return stride, "strided"
     return None, "broadcast" if addresses.size else "unknown"
