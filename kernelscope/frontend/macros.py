@@ -30,6 +30,8 @@ from kernelscope.model import SourceError
 MAX_EXPANSION_FACTOR = 20
 MAX_EXPANSION_DEPTH = 64
 MAX_CALL_LINES = 200       # how far a macro call's arguments may run over lines
+PLAIN, CONSTANTS, EXPAND = 0, 1, 2   # how a line is preprocessed (see _line_chunks)
+_NUMBER_BODY = re.compile(r"^\(?-?(?:0[xX][0-9a-fA-F]+|\d+(?:\.\d*)?)[uUlLfF]*\)?$")
 
 TOKEN = re.compile(
     r"""
@@ -294,20 +296,48 @@ class Preprocessor:
         offsets = [start]
         for line in lines:
             offsets.append(offsets[-1] + len(line))
-        for first, last, expand in self._line_chunks(lines):
+        for first, last, kind in self._line_chunks(lines):
             chunk_start, chunk_end = offsets[first], offsets[last]
-            if not expand:
+            if kind == PLAIN:
                 emit(text[chunk_start:chunk_end], chunk_start, True)
+            elif kind == CONSTANTS:
+                self._substitute_constants(text[chunk_start:chunk_end], chunk_start, emit)
+            else:
+                tokens = self._fix_qualifier_macros(tokenize(text[chunk_start:chunk_end], chunk_start))
+                self._expand_tokens(tokens, set(), 0, emit, top_level=True)
+
+    def _substitute_constants(self, chunk: str, start: int, emit) -> None:
+        """Lines whose only macros are numeric constants (`#define TILE 32`): replace the names in
+        place, without tokenising."""
+        position = 0
+        for match in _IDENTIFIER.finditer(chunk):
+            macro = self.macros.get(match.group(0))
+            if macro is None:
                 continue
-            tokens = self._fix_qualifier_macros(tokenize(text[chunk_start:chunk_end], chunk_start))
-            self._expand_tokens(tokens, set(), 0, emit, top_level=True)
+            emit(chunk[position:match.start()], start + position, True)
+            emit(f" {macro.body} ", start + match.start(), False)
+            position = match.end()
+        emit(chunk[position:], start + position, True)
+
+    def _line_kind(self, line: str) -> int:
+        kind = PLAIN
+        for word in set(_IDENTIFIER.findall(line)):
+            macro = self.macros.get(word)
+            if macro is not None and macro.params is None and _NUMBER_BODY.match(macro.body):
+                kind = max(kind, CONSTANTS)
+            elif macro is not None or (len(word) >= 3 and _CAPS.match(word)):
+                return EXPAND
+        return kind
 
     def _line_chunks(self, lines: list[str]):
-        """(first line, end line, needs expansion) runs covering all lines in order."""
-        wanted = [False] * len(lines)
+        """(first line, end line, kind) runs covering all lines in order: PLAIN lines are copied,
+        CONSTANTS lines get their numeric macros substituted, EXPAND lines (with a line of context
+        on each side and the lines a call's arguments run over) are tokenised and expanded."""
+        kinds = [self._line_kind(line) for line in lines]
+        wanted = list(kinds)
         index = 0
         while index < len(lines):
-            if self._needs_expansion(lines[index]):
+            if kinds[index] == EXPAND:
                 low = max(0, index - 1)
                 high = index
                 depth = lines[index].count("(") - lines[index].count(")")
@@ -316,7 +346,7 @@ class Preprocessor:
                     depth += lines[high].count("(") - lines[high].count(")")
                 high = min(len(lines) - 1, high + 1)
                 for k in range(low, high + 1):
-                    wanted[k] = True
+                    wanted[k] = EXPAND
             index += 1
         first = 0
         for k in range(1, len(lines) + 1):
