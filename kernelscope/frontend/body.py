@@ -422,12 +422,13 @@ class Walker:
     def _enter_loop_variables(self, node, var, step, step_op) -> set:
         """Variables assigned in the loop become named unknowns whose default is their value on entry.
         Returns the names assigned in the loop."""
-        assigned = _assigned_names(node)
-        for name in assigned:
+        assignments = _loop_assignments(node)
+        assigned = set(assignments)
+        for name, sources in assignments.items():
             old = self.env.get(name)
             if old is None:
                 continue
-            varying = old.expr.thread_dependent or _updates_thread_dependent(node, name, self)
+            varying = old.expr.thread_dependent or _updates_thread_dependent(name, sources, self)
             if old.pointer is not None:
                 offset = sx.Sym(f"{name}@off", default=old.pointer.offset, varying=varying)
                 self.env[name] = Value(old.expr, old.ctype, replace(old.pointer, offset=offset))
@@ -1113,33 +1114,28 @@ def _always_exits(node) -> bool:
     return False
 
 
-def _assigned_names(node) -> set[str]:
-    names: set[str] = set()
+def _loop_assignments(node) -> dict[str, set[str]]:
+    """Every variable assigned in a loop (by `=`, `op=`, `++`/`--`) and the identifiers its new
+    values are computed from, in one pass over the loop's tree."""
+    found: dict[str, set[str]] = {}
     stack = [node]
     while stack:
         current = stack.pop()
         if current.type in ("assignment_expression", "update_expression"):
             target = current.child_by_field_name("left") or current.child_by_field_name("argument")
             if target is not None and target.type == "identifier":
-                names.add(target.text.decode("latin-1"))
+                sources = found.setdefault(target.text.decode("latin-1"), set())
+                if current.type == "assignment_expression":
+                    sources.update(_identifiers(current.child_by_field_name("right")))
         stack.extend(current.named_children)
-    return names
+    return found
 
 
-def _updates_thread_dependent(loop_node, name: str, walker: Walker) -> bool:
+def _updates_thread_dependent(name: str, sources: set, walker: Walker) -> bool:
     """Whether some assignment to `name` in the loop uses a thread-dependent value (by name)."""
-    stack = [loop_node]
-    while stack:
-        current = stack.pop()
-        if current.type == "assignment_expression":
-            target = current.child_by_field_name("left")
-            if target is not None and target.text.decode("latin-1") == name:
-                for identifier in _identifiers(current.child_by_field_name("right")):
-                    if identifier in ("threadIdx", "laneid") or \
-                            (identifier in walker.env and identifier != name and walker.env[identifier].expr.thread_dependent):
-                        return True
-        stack.extend(current.named_children)
-    return False
+    return any(identifier in ("threadIdx", "laneid") or
+               (identifier != name and identifier in walker.env and walker.env[identifier].expr.thread_dependent)
+               for identifier in sources)
 
 
 def _identifiers(node):
