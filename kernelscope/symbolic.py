@@ -19,6 +19,9 @@ SHAPE_SYMBOLS = frozenset({"blockDim.x", "blockDim.y", "blockDim.z", "gridDim.x"
                            "warpSize"})
 
 
+_MISSING = object()
+
+
 class Unevaluable(Exception):
     """The expression has no concrete value for this environment."""
 
@@ -94,8 +97,9 @@ class Sym(Expr):
         self.varying = varying      # set for variables updated with thread-dependent values in loops
 
     def evaluate(self, env):
-        if self.name in env:
-            return env[self.name]
+        value = env.get(self.name, _MISSING)
+        if value is not _MISSING:
+            return value
         if self.default is not None:
             return self.default.evaluate(env)
         raise Unbound(self.name)
@@ -169,15 +173,18 @@ class Opaque(Expr):
 
 
 class Binary(Expr):
-    __slots__ = ("op", "left", "right")
+    __slots__ = ("op", "left", "right", "_apply")
 
     def __init__(self, op: str, left: Expr, right: Expr):
         self.op = op
         self.left = left
         self.right = right
+        self._apply = _BINARY.get(op)   # looked up once: trees are evaluated many times
 
     def evaluate(self, env):
-        return apply_binary(self.op, self.left.evaluate(env), self.right.evaluate(env))
+        if self._apply is None:
+            raise Unevaluable(f"operator {self.op}")
+        return self._apply(self.left.evaluate(env), self.right.evaluate(env))
 
     def symbols(self):
         return self.left.symbols() | self.right.symbols()
