@@ -181,17 +181,15 @@ class Walker:
         del self.conditions[depth:]
 
     def stmt_preproc(self, node) -> None:
-        # #if blocks the preprocessor could not decide stay in the tree: walk their statements.
+        # The preprocessor pass resolves #if before parsing, so what reaches here are #define,
+        # #pragma and #include lines, which hold no statements. Should an #if survive (the grammar
+        # nests it in a function body), its first branch is the one analysed.
+        if node.type not in ("preproc_if", "preproc_ifdef"):
+            return
+        condition = node.child_by_field_name("condition")
         for child in node.named_children:
-            if child.type in ("preproc_arg", "identifier", "preproc_params", "preproc_directive",
-                              "number_literal", "binary_expression", "preproc_defined", "system_lib_string",
-                              "string_literal", "parenthesized_expression", "unary_expression", "call_expression"):
-                if node.type in ("preproc_if", "preproc_elif") and child == node.child_by_field_name("condition"):
-                    continue
-                if child.type not in ("call_expression",):
-                    continue
-            if child.type in ("preproc_else", "preproc_elif", "preproc_elifdef"):
-                continue  # the first branch is the one analysed
+            if child == condition or child.type in ("identifier", "preproc_else", "preproc_elif", "preproc_elifdef"):
+                continue
             self.statement(child)
 
     def stmt_expression_statement(self, node) -> None:
