@@ -14,6 +14,7 @@ import numpy as np
 from dataclasses import dataclass, field
 
 from kernelscope import symbolic as sx
+from kernelscope.analyses import hints
 from kernelscope.analyses import intensity as intensity_analysis
 from kernelscope.analyses import memory as memory_analysis
 from kernelscope.analyses.threads import WARP, BlockShape, active_slots, thread_env
@@ -168,7 +169,7 @@ def analyze_kernel(kernel, options: Options, usage, path: str) -> KernelResult:
     result.diagnostics = memory_analysis.diagnostics(memory, kernel.name, path)
     result.diagnostics += _occupancy_diagnostics(result, path)
     result.diagnostics += _sync_diagnostics(result, path)
-    result.diagnostics += _restrict_diagnostics(kernel, path)
+    result.diagnostics += hints.diagnostics(kernel, result.intensity, path)
     result.diagnostics += _oversized_launches(kernel, bindings, path)
     return result
 
@@ -318,15 +319,3 @@ def _sync_diagnostics(result: KernelResult, path: str) -> list:
     from kernelscope.analyses import sync
 
     return sync.diagnostics(result.sync, result.kernel, path)
-
-
-def _restrict_diagnostics(kernel, path: str) -> list:
-    """KS402: several pointer parameters, some written, none `__restrict__`: the compiler must assume
-    they alias and cannot keep loaded values in registers or use the read-only path."""
-    pointers = [p for p in kernel.params if p.is_pointer]
-    written = {a.array for a in kernel.accesses if a.space == "global" and a.op != "load"}
-    if len(pointers) < 2 or not written or any(p.is_restrict for p in pointers):
-        return []
-    return [Diagnostic("KS402", severity_of("KS402"), path, kernel.line, kernel.column,
-                       f"pointer parameters of {kernel.name} are not __restrict__; if they never alias, "
-                       "mark them so the compiler can cache loads", kernel.name)]

@@ -178,6 +178,7 @@ class Kernel:
     arith: list = field(default_factory=list)
     shared_arrays: list = field(default_factory=list)
     local_arrays: dict = field(default_factory=dict)           # name -> bytes
+    dynamic_local_accesses: list = field(default_factory=list)  # (array, line, column, text) indexed at run time
     launches: list = field(default_factory=list)                # LaunchSite records found for it
     early_returns: list = field(default_factory=list)           # Branch records of `return` under conditions
     uses_shuffle: bool = False

@@ -1,8 +1,7 @@
 """KS1xx on real kernels through the real analyses: each rule fires on a kernel that has the
 problem and stays silent on the corrected kernel.
 
-KS104 (local-memory-array) has no analysis emitting it yet; its test is marked xfail so it turns
-into a pass, and gets noticed, when one lands.
+KS104 (local-memory-array): runtime-indexed local arrays fire, constant and unrolled-counter indices do not.
 """
 
 import pytest
@@ -107,7 +106,6 @@ def test_ks111_and_ks112_tell_loops_from_straight_code():
     assert findings(CASES["KS112"][0], "KS111") == []
 
 
-@pytest.mark.xfail(reason="no analysis emits KS104 yet", strict=True)
 def test_ks104_fires_on_a_dynamically_indexed_local_array():
     source = """__global__ void k(const int* __restrict__ keys, int* __restrict__ out, int n) {
         int counts[8] = {0};
@@ -115,3 +113,13 @@ def test_ks104_fires_on_a_dynamically_indexed_local_array():
         for (int b = 0; b < 8; ++b) atomicAdd(&out[b], counts[b]);
     }"""
     assert findings(source, "KS104")
+
+
+def test_ks104_is_silent_for_constant_and_unrolled_indices():
+    source = """__global__ void k(const float* __restrict__ a, float* __restrict__ out) {
+        float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+        #pragma unroll
+        for (int r = 0; r < 4; ++r) acc[r] += a[threadIdx.x * 4 + r];
+        out[threadIdx.x] = acc[0] + acc[3];
+    }"""
+    assert findings(source, "KS104") == []

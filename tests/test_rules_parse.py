@@ -40,9 +40,14 @@ STRIDED = """__global__ void k(const float* __restrict__ in, float* __restrict__
 """
 
 
+def memory_and_suppression_codes(source):
+    """The findings on the suppressed line's subject; the kernel-level KS401 hint is not."""
+    return [c for c in codes(source) if c[0].startswith(("KS1", "KS9"))]
+
+
 def test_ks903_fires_when_a_suppression_names_a_rule_that_does_not_fire_there():
-    assert codes(STRIDED % "KS103") == [("KS101", 3), ("KS903", 3)]
+    assert memory_and_suppression_codes(STRIDED % "KS103") == [("KS101", 3), ("KS903", 3)]
 
 
 def test_ks903_is_silent_when_the_suppression_is_used():
-    assert codes(STRIDED % "KS101") == []
+    assert memory_and_suppression_codes(STRIDED % "KS101") == []

@@ -1,5 +1,4 @@
-"""KS4xx on real kernels. KS401 and KS403 have no analysis emitting them yet: their tests are
-strict xfails, so they turn into failures to be promoted, and are noticed, once one lands."""
+"""KS4xx on real kernels: a kernel that triggers each rule and one that must not."""
 
 import pytest
 
@@ -33,12 +32,10 @@ def test_ks402_is_silent_with_a_single_pointer():
     assert findings("__global__ void k(float* a) { a[threadIdx.x] = 1.0f; }\n", "KS402") == []
 
 
-@pytest.mark.xfail(reason="no analysis emits KS401 yet", strict=True)
 def test_ks401_fires_on_a_streaming_add():
     assert findings(RESTRICTED, "KS401")
 
 
-@pytest.mark.xfail(reason="no analysis emits KS403 yet", strict=True)
 def test_ks403_fires_on_reused_read_only_data_without_const_restrict():
     source = """
     __global__ void conv1d(float* x, float* w, float* y, int k) {
@@ -49,3 +46,31 @@ def test_ks403_fires_on_reused_read_only_data_without_const_restrict():
     }
     """
     assert findings(source, "KS403")
+
+
+def test_ks401_is_silent_on_a_compute_bound_kernel():
+    source = """
+    __global__ void poly(const float* __restrict__ x, float* __restrict__ y) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        float v = x[i], s = 0.0f;
+        #pragma unroll
+        for (int k = 0; k < 512; ++k) s = s * v + 1.0f;   // 1,024 FLOPs per 8 bytes
+        y[i] = s;
+    }
+    """
+    assert findings(source, "KS401") == []
+
+
+def test_ks403_is_silent_with_const_restrict_or_ldg():
+    restricted = """
+    __global__ void conv1d(const float* __restrict__ x, const float* __restrict__ w, float* __restrict__ y, int k) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        float s = 0.0f;
+        for (int j = 0; j < k; ++j) s += w[j] * x[i + j];
+        y[i] = s;
+    }
+    """
+    ldg = restricted.replace("const float* __restrict__ x, const float* __restrict__ w", "float* x, float* w") \
+        .replace("w[j] * x[i + j]", "__ldg(&w[j]) * __ldg(&x[i + j])")
+    assert findings(restricted, "KS403") == []
+    assert findings(ldg, "KS403") == []

@@ -94,6 +94,7 @@ class Scope:
     arith: list = field(default_factory=list)
     shared_arrays: list = field(default_factory=list)
     local_arrays: dict = field(default_factory=dict)
+    dynamic_local_accesses: list = field(default_factory=list)   # (array, line, column, text)
     early_returns: list = field(default_factory=list)
     flags: set = field(default_factory=set)
     notes: list = field(default_factory=list)
@@ -981,7 +982,14 @@ class Walker:
         return None
 
     def _record(self, node, pointer: Pointer, size: int, op: str, cached: str | None = None) -> None:
-        if not self.record or pointer.space == "local":
+        if not self.record:
+            return
+        if pointer.space == "local":
+            # Registers cannot be indexed at run time: an index from data or from the thread puts
+            # the array in local memory (constant and unrolled-counter indices stay in registers).
+            if pointer.offset.has_load() or pointer.offset.thread_dependent:
+                line, column = self.where(node)
+                self.scope.dynamic_local_accesses.append((pointer.base, line, column, self.text(node)))
             return
         line, column = self.where(node)
         stride = self.types.size_of(pointer.pointee) if pointer.pointee else None

@@ -380,6 +380,7 @@ def _kernel(unit: FileUnit, node, launch_bounds, instantiations: dict, launches:
                            f"{MAX_ACCESSES_PER_KERNEL} are analysed")
         kernel.accesses = kernel.accesses[:MAX_ACCESSES_PER_KERNEL]
     kernel.local_arrays = scope.local_arrays
+    kernel.dynamic_local_accesses = scope.dynamic_local_accesses
     kernel.uses_shuffle = "shuffle" in scope.flags
     kernel.uses_cooperative_groups = "cooperative_groups" in scope.flags or "cg::" in _text(node)
     kernel.uses_inline_asm = "inline_asm" in scope.flags
