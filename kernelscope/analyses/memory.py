@@ -27,7 +27,7 @@ import numpy as np
 from kernelscope import symbolic as sx
 from kernelscope.analyses.threads import (
     PLACEHOLDER, PLACEHOLDER_ALT, WARP, BlockShape, active_slots, condition_mask, evaluate_per_thread,
-    thread_env, with_placeholders,
+    bind_missing, thread_env, with_placeholders,
 )
 from kernelscope.analyses.trips import ExecWeights
 from kernelscope.model import Diagnostic
@@ -147,7 +147,7 @@ def _access(access, env: dict, slots: int, active: np.ndarray, weights: ExecWeig
     result.requests_per_block = float(issuing.sum())
     free = sx.free_names(access.address)
     try:
-        addresses = evaluate_per_thread(access.address, _with_values(env, free, PLACEHOLDER), slots)
+        addresses = evaluate_per_thread(access.address, bind_missing(env, free, PLACEHOLDER), slots)
     except sx.Indirect:
         return _indirect(result, lanes_per_warp, issuing)
     except (sx.Unevaluable, TypeError, ValueError, OverflowError, ZeroDivisionError) as exc:
@@ -168,11 +168,6 @@ def _access(access, env: dict, slots: int, active: np.ndarray, weights: ExecWeig
     return result
 
 
-def _with_values(env: dict, names, value: int) -> dict:
-    missing = [n for n in names if n not in env]
-    return {**env, **dict.fromkeys(missing, value)} if missing else env
-
-
 def _indirect(result: AccessResult, lanes_per_warp: np.ndarray, issuing: np.ndarray) -> AccessResult:
     result.pattern = "indirect"
     result.stride_bytes = None
@@ -191,7 +186,7 @@ def _symbolic_stride(access, env, slots, addresses, free):
     if not free:
         return None
     try:
-        other = evaluate_per_thread(access.address, _with_values(env, free, PLACEHOLDER_ALT), slots)
+        other = evaluate_per_thread(access.address, bind_missing(env, free, PLACEHOLDER_ALT), slots)
     except Exception:
         return None
     stride_a = _lane_stride(addresses)

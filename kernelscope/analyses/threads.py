@@ -69,8 +69,13 @@ def active_slots(block: BlockShape) -> np.ndarray:
 
 def with_placeholders(expr: sx.Expr, env: dict, value: int) -> dict:
     """env plus `value` for every free name of expr that env does not bind."""
-    extra = {name: value for name in sx.free_names(expr) if name not in env}
-    return {**env, **extra} if extra else env
+    return bind_missing(env, sx.free_names(expr), value)
+
+
+def bind_missing(env: dict, names, value: int) -> dict:
+    """env plus `value` for each of `names` that env does not bind (env itself when none)."""
+    missing = [name for name in names if name not in env]
+    return {**env, **dict.fromkeys(missing, value)} if missing else env
 
 
 def evaluate_per_thread(expr: sx.Expr, env: dict, slots: int):
