@@ -1,5 +1,5 @@
 """Measure every implementation of every corpus problem at every size on the GPU, then profile the
-large size of all of them under a single ncu process.
+large size of all of them under ncu (in chunks, one ncu process each).
 
     python benchmarks/gpu/measure_corpus.py --out DIR            # on the GPU machine
     python benchmarks/gpu/measure_corpus.py --summarize CSV      # anywhere: rewrite the markdown summary
@@ -97,11 +97,11 @@ def _rows(spec, impl, result):
     return rows
 
 
-def profile_all(specs, compiled, verified, out_dir: Path, timeout_s: float):
-    """One ncu process over the `verified` implementations at the profiled size (a kernel that failed
-    verification could fault and end the process for all): {(problem, file): counters}."""
-    from kernelscope.runner.ncu import METRICS, ncu_command, parse_ncu_csv
-
+def profile_all(specs, compiled, verified, out_dir: Path, timeout_s: float, chunk_size: int = 16):
+    """ncu over the `verified` implementations at the profiled size (a kernel that failed verification
+    could fault and end the process): {(problem, file): counters}. The jobs go to ncu in chunks of
+    `chunk_size`, one process each, so a chunk that runs out of time or fails costs only its own
+    counters; `timeout_s` bounds the whole pass."""
     jobs, keys = [], []
     for index, spec in enumerate(specs):
         for impl in spec.implementations:
@@ -112,35 +112,57 @@ def profile_all(specs, compiled, verified, out_dir: Path, timeout_s: float):
                          "sizes": [PROFILED_SIZE], "trials": 1, "repeats": 0, "seed": 4321 + index,
                          "launch": impl.launch, "time": False})
             keys.append((spec.name, impl.file))
+    deadline = time.monotonic() + timeout_s
+    counters, raw_logs = {}, []
+    for first in range(0, len(jobs), chunk_size):
+        left = deadline - time.monotonic()
+        if left < 10:
+            print(f"ncu: pass budget spent; {len(jobs) - first} implementations not profiled", flush=True)
+            break
+        chunk_keys = keys[first:first + chunk_size]
+        got, raw = _profile_chunk(jobs[first:first + chunk_size], chunk_keys, compiled, left)
+        counters.update(got)
+        raw_logs.append(raw)
+        print(f"ncu: {len(got)}/{len(chunk_keys)} profiled in chunk {first // chunk_size + 1}", flush=True)
+    (out_dir / "ncu_raw.csv").write_text("".join(raw_logs))
+    return counters
+
+
+def _profile_chunk(jobs, keys, compiled, timeout_s: float):
+    """One ncu process over `jobs`: ({key: counters}, raw ncu log text); ({}, ...) when anything about
+    the run is off (time, exit status, launch count, order), since rows cannot then be trusted."""
+    from kernelscope.runner.ncu import METRICS, ncu_command, parse_ncu_csv
+
     names = {compiled[k].lowered_name for k in keys}
     with tempfile.TemporaryDirectory(prefix="corpus-ncu-") as tmp:
         plan_path = os.path.join(tmp, "plan.pkl")
         with open(plan_path, "wb") as handle:
             pickle.dump({"verdicts_path": os.path.join(tmp, "verdicts.json"), "jobs": jobs}, handle)
-        log_path = out_dir / "ncu_raw.csv"
+        log_path = Path(tmp) / "ncu.csv"
         command = ncu_command([sys.executable, "-m", "kernelscope.runner.profile_target", plan_path],
                               kernel_names=sorted(names), metrics=METRICS, log_file=str(log_path))
         started = time.monotonic()
         try:
             proc = subprocess.run(command, capture_output=True, text=True, timeout=timeout_s)
         except subprocess.TimeoutExpired:
-            print(f"ncu: still running after {timeout_s:.0f} s; counters dropped", flush=True)
-            return {}
+            print(f"ncu: still running after {timeout_s:.0f} s; this chunk's counters dropped", flush=True)
+            return {}, ""
         print(f"ncu: exit {proc.returncode} after {time.monotonic() - started:.1f} s", flush=True)
-        if proc.returncode != 0 or not log_path.is_file():
+        raw = log_path.read_text() if log_path.is_file() else ""
+        if proc.returncode != 0 or not raw:
             print((proc.stderr or proc.stdout)[-3000:], flush=True)
-            return {}
-    frame = parse_ncu_csv(log_path.read_text())
+            return {}, raw
+    frame = parse_ncu_csv(raw)
     if len(frame) != len(keys):
-        print(f"ncu profiled {len(frame)} launches for {len(keys)} implementations; counters dropped", flush=True)
-        return {}
+        print(f"ncu profiled {len(frame)} launches for {len(keys)} implementations; chunk dropped", flush=True)
+        return {}, raw
     counters = {}
     for key, (_, row) in zip(keys, frame.iterrows()):
         if row["Kernel Name"] != compiled[key].lowered_name:
-            print(f"ncu row order mismatch at {key}: {row['Kernel Name']}; counters dropped", flush=True)
-            return {}
+            print(f"ncu row order mismatch at {key}: {row['Kernel Name']}; chunk dropped", flush=True)
+            return {}, raw
         counters[key] = {m: row[m] for m in METRICS if m in frame.columns}
-    return counters
+    return counters, raw
 
 
 def attach_counters(rows, counters):
