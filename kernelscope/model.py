@@ -66,6 +66,7 @@ class Condition:
     expr: Any                  # Expr of the condition as tested
     line: int
     negated: bool = False      # True inside the else branch
+    exclusive: bool = False    # an if/else arm: a thread runs this arm or the other, never both
 
 
 @dataclass

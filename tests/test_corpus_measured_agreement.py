@@ -1,6 +1,7 @@
 """The analyses against the corpus's H200 measurements (profiles/measured/corpus_h200.csv): register
-counts and occupancy from ptxas here against what the runner's NVRTC build reported on the H200, and
-the static features against measured times within each problem."""
+counts and occupancy from ptxas here against what the runner's NVRTC build reported on the H200, the
+static features against measured times within each problem, and global sectors per request, FLOPs
+and theoretical occupancy against the ncu counters of every implementation at the large size."""
 
 import csv
 import shutil
@@ -82,3 +83,40 @@ def test_static_features_order_implementations_like_their_measured_time():
     # more strided accesses: slower; better sector efficiency: faster, across most problems
     assert result.loc["share_strided", "problems"] >= 30 and result.loc["share_strided", "mean_spearman"] > 0.5
     assert result.loc["sector_efficiency", "problems"] >= 30 and result.loc["sector_efficiency", "mean_spearman"] < -0.5
+
+
+@pytest.fixture(scope="module")
+def ncu_agreement():
+    """benchmarks/corpus_agreement.py's table: predictions beside the corpus's ncu counters."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from corpus_agreement import agreement_table, summarize
+
+    table = agreement_table()
+    return table, summarize(table)
+
+
+def test_every_correct_large_run_has_ncu_counters(ncu_agreement):
+    table, _ = ncu_agreement
+    assert len(table) >= 120 and table["ld_measured"].notna().sum() >= 120
+
+
+def test_global_sectors_per_request_agree_with_ncu_on_the_corpus(ncu_agreement):
+    _, summary = ncu_agreement
+    for check in ("ld_sectors_per_request", "st_sectors_per_request"):
+        agreeing, compared = summary[check]
+        print(f"\n{check}: {agreeing}/{compared}")
+        assert compared >= 100 and agreeing >= 0.95 * compared
+
+
+def test_flops_agree_with_ncu_on_the_corpus_for_nine_in_ten(ncu_agreement):
+    # math-library calls and divisions are charged their measured expansions (math_flops_h200.csv)
+    _, summary = ncu_agreement
+    agreeing, compared = summary["flops"]
+    print(f"\nFLOPs within 10%: {agreeing}/{compared}")
+    assert compared >= 80 and agreeing >= 0.9 * compared
+
+
+def test_theoretical_occupancy_equals_ncus_on_the_corpus(ncu_agreement):
+    _, summary = ncu_agreement
+    agreeing, compared = summary["theoretical_occupancy"]
+    assert compared >= 120 and agreeing >= 0.98 * compared

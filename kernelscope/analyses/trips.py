@@ -157,37 +157,72 @@ class ExecWeights:
     def _count_executions(self, context):
         """Mean times a thread of the block executes a statement in `context`, counting only
         threads whose guarding conditions hold: what per-thread totals (FLOPs, bytes) need.
-        Conditions on a uniform loop variable (`if (t < half)` in a reduction) are evaluated for
-        each iteration of that loop. None when unknown."""
+        Conditions on uniform loop variables (`if (t < half)` in a reduction, `if (r - p < 7)` in an
+        unrolled stencil) are evaluated for every combination of those loops' values. An if/else arm
+        whose condition cannot be decided (it tests data) counts half: a thread runs one arm or the
+        other, and nothing says which. None when unknown."""
         from kernelscope.analyses.threads import condition_mask
 
         conditions = context.conditions
+        # a condition on data read from memory (`if (x[i] > 0)`) cannot be evaluated for any value of
+        # the loop variable; condition_mask counts it as true, so it needs no per-iteration pass
         loop_conditions = [c for c in conditions for loop in context.loops
-                           if loop.var and loop.var in c.expr.symbols()]
+                           if loop.var and loop.var in c.expr.symbols() and not c.expr.has_load()]
+        undecided = 0.5 ** self._undecided_arms(conditions)
         if not loop_conditions:
             numeric, _ = self.weight(context)
             if numeric is None:
                 return None
             mask = condition_mask(conditions, self.env, self.slots)[self.active]
-            return numeric * (float(mask.mean()) if mask.size else 0.0)
-        innermost = next(loop for loop in reversed(context.loops)
-                         if any(loop.var in c.expr.symbols() for c in loop_conditions))
-        values = _loop_values(innermost, self.env, self.slots, self.active)
-        if values is None:
+            return numeric * (float(mask.mean()) if mask.size else 0.0) * undecided
+        # loops whose variable the conditions test and whose values are the same for every thread;
+        # a per-thread loop (a thread's chunk of a row) keeps its first value and counts by its trips
+        involved = [loop for loop in context.loops
+                    if loop.var and any(loop.var in c.expr.symbols() for c in loop_conditions)
+                    and not loop.thread_dependent]
+        budget = [MAX_SIMULATED_ITERATIONS]
+        total = self._sum_over_loop_values(involved, self.env, conditions, budget)
+        if total is None:
             return None
-        total = 0.0
-        for value in values:
-            env = {**self.env, innermost.var: value}
-            mask = condition_mask(conditions, env, self.slots)[self.active]
-            total += float(mask.mean()) if mask.size else 0.0
         for loop in context.loops:
-            if loop is innermost:
+            if loop in involved:
                 continue
             count = self.loop(loop)
             if count is None:
                 return None
             total *= count
+        return total * undecided
+
+    def _sum_over_loop_values(self, loops, env, conditions, budget):
+        """Sum over every value combination of the uniform `loops` (outermost first, so an inner
+        loop's bounds may use an outer one's variable) of the share of threads passing `conditions`.
+        None when a loop's values are not known or there are more than the budget allows."""
+        from kernelscope.analyses.threads import condition_mask
+
+        if not loops:
+            budget[0] -= 1
+            if budget[0] < 0:
+                return None
+            mask = condition_mask(conditions, env, self.slots)[self.active]
+            return float(mask.mean()) if mask.size else 0.0
+        values = _loop_values(loops[0], env, self.slots, self.active)
+        if values is None:
+            return None
+        total = 0.0
+        for value in values:
+            part = self._sum_over_loop_values(loops[1:], {**env, loops[0].var: value}, conditions, budget)
+            if part is None:
+                return None
+            total += part
         return total
+
+    def _undecided_arms(self, conditions) -> int:
+        """How many of `conditions` are if/else arms whose test cannot be evaluated."""
+        count = 0
+        for condition in conditions:
+            if getattr(condition, "exclusive", False) and not _decidable(condition.expr, self.env, self.slots):
+                count += 1
+        return count
 
     def weight(self, context):
         """(numeric weight or None, symbolic text) for statements in `context`."""
@@ -212,3 +247,17 @@ def _format(value: float) -> str:
     if math.isfinite(value) and value == int(value):
         return str(int(value))
     return f"{value:.3g}"
+
+
+def _decidable(expr, env: dict, slots: int) -> bool:
+    """Whether a condition evaluates for the block's threads (placeholders stand in for unbound
+    scalars, as condition_mask does)."""
+    from kernelscope.analyses.threads import PLACEHOLDER, with_placeholders
+
+    if expr.has_load():
+        return False
+    try:
+        evaluate_per_thread(expr, with_placeholders(expr, env, PLACEHOLDER), slots)
+    except (sx.Unevaluable, TypeError, ValueError, OverflowError, ZeroDivisionError):
+        return False
+    return True

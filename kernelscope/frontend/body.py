@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
+from kernelscope import math_costs
 from kernelscope import symbolic as sx
 from kernelscope.frontend.ctypes import SCALAR_BYTES, TypeTable, normalise_type, precision_of
 from kernelscope.model import Access, Arith, Barrier, Branch, Call, Condition, Context, Loop, SharedArray
@@ -296,13 +297,14 @@ class Walker:
             self.scope.add(self.scope.branches, Branch(condition.expr, line, column, self.context(), "if", alternative is not None))
         consequence = node.child_by_field_name("consequence")
         before = dict(self.env)
-        self.conditions.append(Condition(condition.expr, line))
+        has_else = alternative is not None
+        self.conditions.append(Condition(condition.expr, line, exclusive=has_else))
         self.statement(consequence)
         self.conditions.pop()
         after_then = self.env
         self.env = dict(before)
-        if alternative is not None:
-            self.conditions.append(Condition(condition.expr, line, negated=True))
+        if has_else:
+            self.conditions.append(Condition(condition.expr, line, negated=True, exclusive=True))
             for child in alternative.named_children:
                 self.statement(child)
             self.conditions.pop()
@@ -332,6 +334,10 @@ class Walker:
         condition_node = node.child_by_field_name("condition")
         update_node = node.child_by_field_name("update")
         body = node.child_by_field_name("body")
+        declared = var is not None and initializer.type == "declaration"
+        if var is None and initializer is None:
+            # `for (; i < n; i += stride)` continues with a variable of the enclosing scope
+            var = self._updated_variable(update_node)
         line, _ = self.where(node)
         start = self.env.get(var).expr if var and var in self.env else None
         step, step_op = self._loop_step(update_node, var)
@@ -343,6 +349,26 @@ class Walker:
         loop = Loop("for", line, var, start, bound, step, compare, None, unroll, len(self.loops) + 1, thread_dependent)
         loop.step_op = step_op
         self._run_loop(loop, body, update_node, assigned)
+        if var is not None and not declared and var in self.env and _only_updated_by_the_loop(node, var):
+            exit_value = _exit_value(loop)
+            if exit_value is not None:
+                # the unrolled main loop's leftover elements are handled by a second loop that starts here
+                self.env[var] = Value(exit_value, self.env[var].ctype)
+
+    def _updated_variable(self, update_node):
+        """The variable a loop's update expression advances (`i++`, `i += s`, `i = i + s`), if any."""
+        if update_node is None:
+            return None
+        if update_node.type == "update_expression":
+            target = update_node.child_by_field_name("argument")
+        elif update_node.type == "assignment_expression":
+            target = update_node.child_by_field_name("left")
+        else:
+            return None
+        if target is None or target.type != "identifier":
+            return None
+        name = self._node_text(target)
+        return name if name in self.env else None
 
     def stmt_while_statement(self, node) -> None:
         self._pending_unroll = None
@@ -622,7 +648,7 @@ class Walker:
             return self._offset_pointer(right, left, operator)
         ctype = _promote(left.ctype, right.ctype) if operator in ("+", "-", "*", "/", "%") else "bool" \
             if operator in ("<", ">", "<=", ">=", "==", "!=", "&&", "||") else left.ctype
-        self._arith(node, operator, ctype)
+        self._arith(node, operator, ctype, left.expr, right.expr)
         if operator not in sx.BINARY_OPERATORS:
             return Value(sx.Opaque(operator, (left.expr, right.expr)), ctype)
         return Value(sx.binary(operator, left.expr, right.expr), ctype)
@@ -672,7 +698,7 @@ class Walker:
                 new = self._offset_pointer(old, right, op)
             else:
                 ctype = _promote(old.ctype, right.ctype) if op in "+-*/%" else old.ctype
-                self._arith(target, op, ctype)
+                self._arith(target, op, ctype, old.expr, right.expr)
                 new = Value(sx.binary(op, old.expr, right.expr) if op in sx.BINARY_OPERATORS else
                             sx.Opaque(op, (old.expr, right.expr)), old.ctype)
             self.env[name] = new
@@ -684,7 +710,7 @@ class Walker:
         pointer, size, ctype = location
         if operator != "=":
             self._record(target, pointer, size, "load")
-            self._arith(target, operator[:-1], ctype)
+            self._arith(target, operator[:-1], ctype, None, right.expr)
         layout = self.types.structs.get(self.types.resolve(ctype or ""))
         if layout is not None and size not in (4, 8, 16):
             for struct_field in layout.fields.values():
@@ -817,7 +843,7 @@ class Walker:
             return Value(sx.Opaque(name, tuple(v.expr for v in values)), _type_of_precision(precision))
         if name in SQRT:
             precision = SQRT[name] or precision_of(values[0].ctype if values else None) or "fp64"
-            self._flop(node, "sqrt", precision, 1)
+            self._flop(node, "sqrt", precision, math_costs.call_flops(name, precision))
             return Value(sx.Opaque(name, tuple(v.expr for v in values)), _type_of_precision(precision))
         if name in HALF_ARITH:
             op, _ = HALF_ARITH[name]
@@ -827,7 +853,7 @@ class Walker:
             return Value(sx.Opaque(name, tuple(v.expr for v in values)), values[0].ctype if values else None)
         if name in SPECIAL_MATH:
             precision = "fp32" if name.endswith("f") or name.startswith("__") else "fp64"
-            self._flop(node, "special", precision, 1)
+            self._flop(node, "special", precision, math_costs.call_flops(name, precision))
             return Value(sx.Opaque(name, tuple(v.expr for v in values)), _type_of_precision(precision))
         if name in FLOAT_MINMAX:
             return Value(sx.Opaque(name, tuple(v.expr for v in values)), values[0].ctype if values else "float")
@@ -999,9 +1025,13 @@ class Walker:
             access.cached = cached
         self.scope.add(self.scope.accesses, access)
 
-    def _arith(self, node, operator: str, ctype: str | None) -> None:
+    def _arith(self, node, operator: str, ctype: str | None, left=None, right=None) -> None:
         precision = precision_of(ctype)
         if precision is None or operator not in ("+", "-", "*", "/"):
+            return
+        if operator == "/" and precision in ("fp32", "fp64"):
+            cost = math_costs.division_flops(precision, _constant_value(left), _constant_value(right))
+            self._flop(node, "div", precision, cost)
             return
         op = {"+": "add", "-": "add", "*": "mul", "/": "div"}[operator]
         self._flop(node, op, precision, 1)
@@ -1050,6 +1080,11 @@ def _group_sync_kind(receiver: Value, receiver_text: str) -> str:
 
 
 _INT = re.compile(r"^(0[xX][0-9a-fA-F']+|0[bB][01']+|[0-9']+)([uUlL]*)$")
+
+
+def _constant_value(expr):
+    """The number a constant operand holds (int or float), else None."""
+    return expr.value if isinstance(expr, sx.Const) else None
 
 
 def _number(text: str) -> Value:
@@ -1155,11 +1190,17 @@ def _identifiers(node):
 
 def _loop_bound(condition_node, var, walker: Walker):
     """(bound Expr, comparison) for `var < bound` style conditions."""
-    if condition_node is None or var is None or condition_node.type != "binary_expression":
+    if condition_node is None or var is None:
+        return None, "?"
+    while condition_node.type == "parenthesized_expression" and condition_node.named_child_count == 1:
+        condition_node = condition_node.named_children[0]
+    if condition_node.type != "binary_expression":
         return None, "?"
     left = condition_node.child_by_field_name("left")
     right = condition_node.child_by_field_name("right")
     operator = walker._node_text(condition_node.child_by_field_name("operator"))
+    if operator == "&&":
+        return _conjoined_bound(left, right, var, walker)
     flipped = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "!=": "!="}
     recording, walker.record = walker.record, False
     try:
@@ -1167,8 +1208,64 @@ def _loop_bound(condition_node, var, walker: Walker):
             return walker.expression(right).expr, operator
         if right.type == "identifier" and right.text.decode("latin-1") == var and operator in flipped:
             return walker.expression(left).expr, flipped[operator]
+        offset = _offset_from(left, var, walker)
+        if offset is not None and operator in flipped:
+            # `i + 3 * stride < n`: the unrolled loop's guard bounds i by n - 3 * stride
+            return sx.binary("-", walker.expression(right).expr, offset), operator
     finally:
         walker.record = recording
+    return None, "?"
+
+
+def _offset_from(node, var, walker: Walker):
+    """`e` for an expression `var + e` or `e + var` (the loop variable plus something free of it)."""
+    if node.type != "binary_expression" or walker._node_text(node.child_by_field_name("operator")) != "+":
+        return None
+    left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+    for this, other in ((left, right), (right, left)):
+        if this.type == "identifier" and walker._node_text(this) == var:
+            offset = walker.expression(other).expr
+            return None if var in offset.symbols() else offset
+    return None
+
+
+def _exit_value(loop: Loop):
+    """The induction variable's value once a counting-up loop ends: start + step * trips, where trips is
+    ceil((bound - start) / step) and never negative. None for any other loop shape."""
+    if loop.start is None or loop.bound is None or loop.step is None or getattr(loop, "step_op", None) != "+":
+        return None
+    if loop.compare not in ("<", "<=") or sx.try_constant(loop.step) is not None and sx.try_constant(loop.step) <= 0:
+        return None
+    bound = loop.bound if loop.compare == "<" else sx.binary("+", loop.bound, sx.Const(1))
+    span = sx.binary("-", bound, loop.start)
+    trips = sx.Call("max", (sx.Const(0), sx.binary("/", sx.binary("-", sx.binary("+", span, loop.step), sx.Const(1)), loop.step)))
+    return sx.binary("+", loop.start, sx.binary("*", loop.step, trips))
+
+
+def _only_updated_by_the_loop(node, var) -> bool:
+    """True when nothing in the loop's body assigns `var` (its update expression alone advances it)."""
+    body = node.child_by_field_name("body")
+    return body is None or var not in _loop_assignments(body)
+
+
+def _conjoined_bound(left, right, var, walker: Walker):
+    """`i < a && i < b` (a chunked loop clipped to the array's end) bounds `i` by min(a, b); `>` pairs
+    by max. Both sides must bound the induction variable the same way, or there is no bound."""
+    first, first_compare = _loop_bound(left, var, walker)
+    second, second_compare = _loop_bound(right, var, walker)
+    if first is None or second is None:
+        return None, "?"
+    upward = {"<": 0, "<=": 1}
+    downward = {">": 0, ">=": -1}
+    if first_compare in upward and second_compare in upward:
+        # normalise to exclusive bounds so the two can be compared
+        first = sx.binary("+", first, sx.Const(upward[first_compare]))
+        second = sx.binary("+", second, sx.Const(upward[second_compare]))
+        return sx.Call("min", (first, second)), "<"
+    if first_compare in downward and second_compare in downward:
+        first = sx.binary("+", first, sx.Const(downward[first_compare]))
+        second = sx.binary("+", second, sx.Const(downward[second_compare]))
+        return sx.Call("max", (first, second)), ">"
     return None, "?"
 
 
