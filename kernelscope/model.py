@@ -89,6 +89,15 @@ class Access:
     context: Context = field(default_factory=Context)
     stride_hint_bytes: Optional[int] = None  # size of one array element (struct size for AoS)
     in_function: Optional[str] = None        # device helper the access was inlined from
+    hoisted_loops: int = 0     # innermost loops the compiler lifts this load out of (see frontend.hoisting)
+
+    @property
+    def weight_context(self) -> Context:
+        """The context that decides how often the access executes: its own, less the loops it is
+        hoisted out of."""
+        if not self.hoisted_loops:
+            return self.context
+        return Context(self.context.loops[:len(self.context.loops) - self.hoisted_loops], self.context.conditions)
 
 
 @dataclass

@@ -75,7 +75,7 @@ def analyze(kernel, memory_result, weights: ExecWeights, gpu=None, threads_launc
     shared_bytes = 0.0
     unknown_bytes = []
     for access, record in zip(memory_result.accesses, kernel.accesses):
-        weight = weights.executions(record.context)
+        weight = weights.executions(record.weight_context)
         if weight is None:
             if access.space == "global":
                 unknown_bytes.append(f"{access.elem_bytes}*{access.exec_weight}")

@@ -137,7 +137,7 @@ class _ActiveMasks:
 
 
 def _access(access, env: dict, slots: int, active: np.ndarray, weights: ExecWeights) -> AccessResult:
-    numeric_weight, symbolic_weight = weights.weight(access.context)
+    numeric_weight, symbolic_weight = weights.weight(access.weight_context)
     result = AccessResult(access.line, access.column, access.text, access.array, access.space, access.op,
                           access.elem_bytes, "unknown", None, in_function=access.in_function,
                           exec_weight=_round(numeric_weight) if numeric_weight is not None else symbolic_weight)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from kernelscope import math_costs
 from kernelscope import symbolic as sx
 from kernelscope.frontend.ctypes import SCALAR_BYTES, TypeTable, normalise_type, precision_of
+from kernelscope.frontend.hoisting import mark_loop_invariant_loads
 from kernelscope.model import Access, Arith, Barrier, Branch, Call, Condition, Context, Loop, SharedArray
 
 MAX_EXPRESSION_DEPTH = 150
@@ -140,6 +141,7 @@ class Walker:
     def walk_body(self, body) -> None:
         if body is not None:
             self.statement(body)
+        mark_loop_invariant_loads(self.scope)
 
     def statement(self, node) -> None:
         self._statement_depth += 1
@@ -399,6 +401,8 @@ class Walker:
             self.scope.add(self.scope.loops, loop)
         self.loops.append(loop)
         depth = len(self.conditions)
+        loop.condition_depth = depth    # conditions pushed later guard statements inside the loop only
+        loop.assigned = frozenset(assigned)
         self.statement(body) if body is not None else None
         del self.conditions[depth:]
         if update_node is not None:

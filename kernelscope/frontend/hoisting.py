@@ -1,0 +1,52 @@
+"""Which global loads the compiler executes once outside a loop instead of on every iteration.
+
+`acc = acc * x[i] + c[k]` inside `for (k ...)` reads x[i] at the same address on every iteration;
+nvcc loads it once before the loop (loop-invariant code motion), so ncu counts one request, not one
+per iteration. A load is lifted out of its innermost `for` loop when, in that loop,
+- its address uses nothing the loop changes (the induction variable, loop-carried variables, moved
+  pointers),
+- no global store or atomic could overwrite it and no barrier or fence orders memory, and
+- it runs on every iteration (no condition inside the loop guards it: the compiler does not
+  speculate loads).
+It is then tried against the next enclosing loop. The analyses weigh such a load by the iterations of
+the loops that remain (`Access.weight_context`).
+"""
+
+from __future__ import annotations
+
+FENCES = {"__threadfence", "__threadfence_block", "__threadfence_system"}
+
+
+def mark_loop_invariant_loads(scope) -> None:
+    """Set `hoisted_loops` on every global load of a walked kernel `scope`."""
+    if not scope.loops:
+        return
+    blocked = set()
+    for record in scope.accesses:
+        if record.op != "load" and record.space == "global":
+            blocked.update(id(loop) for loop in record.context.loops)
+    for record in scope.barriers:
+        blocked.update(id(loop) for loop in record.context.loops)
+    for record in scope.calls:
+        if record.name in FENCES:
+            blocked.update(id(loop) for loop in record.context.loops)
+    for access in scope.accesses:
+        if access.op == "load" and access.space == "global" and access.context.loops:
+            access.hoisted_loops = _hoistable_depth(access, blocked)
+
+
+def _hoistable_depth(access, blocked: set) -> int:
+    names = access.address.symbols()
+    depth = 0
+    for loop in reversed(access.context.loops):
+        assigned = getattr(loop, "assigned", None)     # None: a loop the walker did not record fully
+        if (loop.kind != "for" or loop.var is None or assigned is None or id(loop) in blocked
+                or len(access.context.conditions) > loop.condition_depth
+                or names & _changed_by(loop, assigned)):
+            break
+        depth += 1
+    return depth
+
+
+def _changed_by(loop, assigned) -> frozenset:
+    return frozenset(assigned) | {f"{name}@off" for name in assigned} | {loop.var}
