@@ -118,9 +118,18 @@ def _unclosed_braces(text: str) -> int:
 
 
 def _captures(root) -> dict:
+    """Captured nodes by capture name, in source order. QueryCursor.captures does not keep that
+    order, nor one order across names (py-tree-sitter issue #450): `instance.name` and
+    `instance.args` would be zipped out of step, giving kernels each other's template arguments,
+    differently from run to run."""
     from tree_sitter import QueryCursor
 
-    return QueryCursor(_query()).captures(root)
+    captures = QueryCursor(_query()).captures(root)
+    return {name: sorted(nodes, key=_position) for name, nodes in captures.items()}
+
+
+def _position(node) -> tuple:
+    return node.start_byte, -node.end_byte   # an enclosing node before the nodes it starts with
 
 
 # -- file scope -------------------------------------------------------------------------------------
