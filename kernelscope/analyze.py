@@ -156,10 +156,10 @@ def _options(options: Options | None, overrides: dict) -> Options:
 def analyze_kernel(kernel, options: Options, usage, path: str) -> KernelResult:
     bindings = {**{k: v for k, v in kernel.template_bindings.items() if isinstance(v, int)}, **options.bindings}
     block, block_source, grid, dynamic_smem = _launch_shape(kernel, options, bindings)
-    memory = memory_analysis.analyze(kernel, block, bindings, grid)
+    # one set of trip counts for both analyses that weigh statements by how often they run
+    weights = ExecWeights(thread_env(block, grid, bindings), block.warps * WARP, active_slots(block))
+    memory = memory_analysis.analyze(kernel, block, bindings, grid, weights)
     result = KernelResult(kernel, block, block_source, grid, memory)
-    env = thread_env(block, grid, bindings)
-    weights = ExecWeights(env, block.warps * WARP, active_slots(block))
     threads = block.threads * grid[0] * grid[1] * grid[2] if grid else None
     result.intensity = intensity_analysis.analyze(kernel, memory, weights, intensity_analysis.default_gpu(options.arch),
                                                   threads)

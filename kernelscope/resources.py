@@ -16,7 +16,7 @@ import re
 import shutil
 import subprocess
 import tempfile
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Iterable, Mapping, Optional
 
@@ -58,7 +58,9 @@ class ResourceUsage:
         return None
 
     def to_json(self) -> dict:
-        out = {key: value for key, value in asdict(self).items() if key != "instantiations"}
+        # the fields are plain values: no need for asdict's deep copy (which would also convert
+        # every instantiation, only to drop them)
+        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "instantiations"}
         if self.instantiations:
             out["instantiations"] = {name: usage.to_json() for name, usage in self.instantiations}
         return out

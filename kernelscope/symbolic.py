@@ -37,7 +37,7 @@ class Indirect(Unevaluable):
 
 
 class Expr:
-    __slots__ = ()
+    __slots__ = ("_free_names",)   # memo of free_names(): trees are immutable once built
 
     def evaluate(self, env: dict):
         raise NotImplementedError
@@ -304,7 +304,10 @@ def as_expr(value) -> Expr:
 
 def binary(op: str, left, right) -> Expr:
     left, right = as_expr(left), as_expr(right)
-    if isinstance(left, Const) and isinstance(right, Const):
+    left_const, right_const = isinstance(left, Const), isinstance(right, Const)
+    if not (left_const or right_const):
+        return Binary(op, left, right)    # nothing to fold or simplify (most calls)
+    if left_const and right_const:
         try:
             return Const(apply_binary(op, left.value, right.value))
         except (Unevaluable, ZeroDivisionError, ArithmeticError, TypeError, ValueError):
@@ -451,6 +454,19 @@ def try_constant(expr: Expr, env: dict | None = None):
 def free_names(expr: Expr) -> frozenset:
     """Names with no value of their own: parameters and builtins, not loop variables (which carry
     their first-iteration value as a default)."""
+    # Asked again and again of the same trees (every access and condition, by several analyses);
+    # trees never change after construction, so the answer is kept on the node.
+    try:
+        return expr._free_names
+    except AttributeError:
+        pass
+    names = _free_names(expr)
+    if isinstance(expr, Expr):
+        expr._free_names = names
+    return names
+
+
+def _free_names(expr) -> frozenset:
     if isinstance(expr, Sym):
         return free_names(expr.default) if expr.default is not None else frozenset({expr.name})
     if isinstance(expr, Binary):

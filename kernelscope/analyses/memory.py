@@ -107,16 +107,19 @@ class MemoryResult:
         return {"divergent_branches": divergent, "branches": len(self.branches)}
 
 
-def analyze(kernel, block: BlockShape, bindings: dict | None = None, grid=None) -> MemoryResult:
-    bindings = dict(bindings or {})
-    env = thread_env(block, grid, bindings)
+def analyze(kernel, block: BlockShape, bindings: dict | None = None, grid=None,
+            weights: ExecWeights | None = None) -> MemoryResult:
+    """`weights`, when given, must be built on `thread_env(block, grid, bindings)`: the caller then
+    shares its trip counts with the intensity analysis instead of computing them twice."""
     slots = block.warps * WARP
-    real = active_slots(block)
-    weights = ExecWeights(env, slots, real)
+    if weights is None:
+        weights = ExecWeights(thread_env(block, grid, dict(bindings or {})), slots, active_slots(block))
+    env, real = weights.env, weights.active
     result = MemoryResult()
     masks = _ActiveMasks(env, slots, real)
+    layouts = _Layouts()
     for access in kernel.accesses:
-        result.accesses.append(_access(access, env, slots, masks(access.context.conditions), weights))
+        result.accesses.append(_access(access, env, slots, masks(access.context.conditions), weights, layouts))
     for branch in kernel.branches:
         result.branches.append(_branch(branch, env, slots, masks(branch.context.conditions)))
     return result
@@ -136,7 +139,25 @@ class _ActiveMasks:
         return self._cache[key]
 
 
-def _access(access, env: dict, slots: int, active: np.ndarray, weights: ExecWeights) -> AccessResult:
+class _Layouts:
+    """Pattern and cost of one address vector under one mask. Accesses of a kernel often share both
+    (`x[i]` and `y[i]`, the load and the store of `s[t] += ...`): each distinct case is counted once."""
+
+    def __init__(self):
+        self._cache: dict = {}
+
+    def __call__(self, addresses: np.ndarray, active: np.ndarray, elem: int, shared: bool, symbolic_stride):
+        """(stride_bytes, pattern, wavefronts or sectors per request, conflict-free count)."""
+        key = (addresses.tobytes(), active.tobytes(), elem, shared, symbolic_stride)
+        if key not in self._cache:
+            stride, pattern = _pattern(addresses, active, elem, symbolic_stride)
+            cost, ideal = (_shared_wavefronts if shared else _sectors)(addresses, active, elem)
+            self._cache[key] = stride, pattern, cost, ideal
+        return self._cache[key]
+
+
+def _access(access, env: dict, slots: int, active: np.ndarray, weights: ExecWeights,
+            layouts: _Layouts) -> AccessResult:
     numeric_weight, symbolic_weight = weights.weight(access.weight_context)
     result = AccessResult(access.line, access.column, access.text, access.array, access.space, access.op,
                           access.elem_bytes, "unknown", None, in_function=access.in_function,
@@ -154,16 +175,15 @@ def _access(access, env: dict, slots: int, active: np.ndarray, weights: ExecWeig
         result.note = f"address not evaluable: {exc}"
         return result
     symbolic_stride = _symbolic_stride(access, env, slots, addresses, [n for n in free if n not in env])
-    result.stride_bytes, result.pattern = _pattern(addresses, active, access.elem_bytes, symbolic_stride)
-    if access.space == "shared":
-        wavefronts, ideal = _shared_wavefronts(addresses, active, access.elem_bytes)
-        result.wavefronts_per_request = wavefronts
-        result.bank_ways = wavefronts / ideal if ideal else None
+    shared = access.space == "shared"
+    result.stride_bytes, result.pattern, cost, ideal = layouts(addresses, active, access.elem_bytes, shared,
+                                                               symbolic_stride)
+    if shared:
+        result.wavefronts_per_request = cost
+        result.bank_ways = cost / ideal if ideal else None
     else:
-        sectors, ideal = _sectors(addresses, active, access.elem_bytes)
-        result.sectors_per_request = sectors
-        result.ideal_sectors = ideal
-        if result.pattern == "strided" and sectors is not None and ideal and sectors <= ideal * 1.25:
+        result.sectors_per_request, result.ideal_sectors = cost, ideal
+        if result.pattern == "strided" and cost is not None and ideal and cost <= ideal * 1.25:
             result.pattern = "coalesced"  # e.g. 2-D blocks: rows of a warp are each contiguous
     return result
 
@@ -219,11 +239,13 @@ def _pattern(addresses: np.ndarray, active: np.ndarray, elem: int, symbolic_stri
             continue
         if (lanes == lanes[0]).all():
             return 0, "broadcast"
-        if np.unique(lanes).size * BROADCAST_SHARE <= lanes.size and symbolic_stride is None:
+        differences = np.diff(lanes)
+        # (increasing addresses, the usual case, are all distinct: no need to count them)
+        if symbolic_stride is None and not (differences > 0).all() and \
+                np.unique(lanes).size * BROADCAST_SHARE <= lanes.size:
             # a few addresses shared by many lanes (a 16x16 block reading a[row * n + k]: two rows,
             # one element each): a broadcast per group of lanes, not a stride
             return 0, "broadcast"
-        differences = np.diff(lanes)
         stride = int(differences[0]) if (differences == differences[0]).all() else int(np.median(differences))
         if symbolic_stride is not None:
             return symbolic_stride, "strided"
@@ -243,10 +265,15 @@ def _sectors(addresses: np.ndarray, active: np.ndarray, elem: int):
     span = max(1, -(-elem // SECTOR) + (1 if elem % SECTOR else 0))
     # every sector a lane may touch: first .. first + span - 1, clipped to its last byte's sector
     last = ((addresses + elem - 1) // SECTOR).reshape(-1, WARP)
-    touched = np.minimum(first[:, :, None] + np.arange(span)[None, None, :], last[:, :, None])
-    touched = np.where(masks[:, :, None], touched, -1).reshape(len(masks), -1)
+    if np.array_equal(first, last):
+        # no lane crosses a sector boundary (aligned elements): the clipped sectors would only
+        # repeat `first`, and repeats are not counted
+        touched = np.where(masks, first, -1)
+    else:
+        touched = np.minimum(first[:, :, None] + np.arange(span)[None, None, :], last[:, :, None])
+        touched = np.where(masks[:, :, None], touched, -1).reshape(len(masks), -1)
     touched = np.sort(touched, axis=1)
-    distinct = (np.diff(touched, axis=1) != 0) & (touched[:, 1:] >= 0)
+    distinct = (touched[:, 1:] != touched[:, :-1]) & (touched[:, 1:] >= 0)
     counts = distinct.sum(axis=1) + (touched[:, 0] >= 0)
     ideals = -(-masks.sum(axis=1) * elem // SECTOR)
     return _mean(counts[issuing]), _mean(ideals[issuing])
@@ -266,11 +293,11 @@ def _shared_wavefronts(addresses: np.ndarray, active: np.ndarray, elem: int):
     first_of_kind = np.ones(words.shape, dtype=bool)
     first_of_kind[..., 1:] = words[..., 1:] != words[..., :-1]
     distinct = first_of_kind & (words >= 0)
-    banks = np.where(distinct, words % BANKS, BANKS)
-    per_bank = np.zeros(banks.shape[:2] + (BANKS + 1,), dtype=np.int64)
-    np.put_along_axis(per_bank, banks, 0, axis=2)
-    rows, groups, lanes = np.indices(banks.shape)
-    np.add.at(per_bank, (rows, groups, banks), 1)
+    banks = np.where(distinct, words % BANKS, BANKS)   # BANKS: a repeat or an inactive lane
+    # distinct words per (warp, group, bank): one bincount over the three indices flattened
+    cells = banks.shape[0] * banks.shape[1]
+    flat = np.arange(cells).reshape(banks.shape[:2] + (1,)) * (BANKS + 1) + banks
+    per_bank = np.bincount(flat.ravel(), minlength=cells * (BANKS + 1)).reshape(banks.shape[:2] + (BANKS + 1,))
     group_wavefronts = per_bank[..., :BANKS].max(axis=2)
     group_active = masks.any(axis=2)
     issuing = group_active.any(axis=1)

@@ -300,11 +300,14 @@ class Instance:
         granule, since the race and redundant-barrier checks ask for it again and again."""
         cache = self.__dict__.setdefault("_footprints", {})
         if granule not in cache:
-            threads = np.nonzero(self.mask)[0]
+            threads = np.flatnonzero(self.mask)
             base = self.addresses[threads]
             pieces = max(1, (self.access.elem_bytes or granule) // granule)
-            words = (base[:, None] + granule * np.arange(pieces)[None, :]) // granule
-            cache[granule] = (words.reshape(-1), np.repeat(threads, pieces))
+            if pieces == 1:
+                cache[granule] = (base // granule, threads)
+            else:
+                words = (base[:, None] + granule * np.arange(pieces)[None, :]) // granule
+                cache[granule] = (words.reshape(-1), np.repeat(threads, pieces))
         return cache[granule]
 
 
@@ -352,15 +355,21 @@ class BlockRun:
         self.close_interval(None)
 
     def walk(self, nodes, env, loop_mask, loop_reasons, loop_partial):
+        masks: dict = {}   # neighbouring statements under the same conditions share their evaluation
         for node in nodes:
             if self.steps >= MAX_STEPS:
                 self.found.note(f"trace cut after {MAX_STEPS} steps")
                 return
             if isinstance(node, LoopNode):
                 yield from self.iterate(node, env, loop_mask, loop_reasons, loop_partial)
+                masks.clear()   # the loop may have changed env (the values it carries out)
                 continue
             self.steps += 1
-            mask, unknown = self.condition_mask(node.record.context.conditions, env)
+            conditions = node.record.context.conditions
+            key = tuple(map(id, conditions))
+            if key not in masks:
+                masks[key] = self.condition_mask(conditions, env)
+            mask, unknown = masks[key]
             yield Step(node, env, loop_mask & mask & self.alive, unknown, loop_reasons, loop_partial)
 
     def iterate(self, node: LoopNode, env, loop_mask, loop_reasons, loop_partial):
@@ -381,7 +390,7 @@ class BlockRun:
             if loop.var is not None:
                 inner[loop.var] = value
             mask = loop_mask & active
-            partial = loop_partial or bool(np.any(loop_mask & self.alive & ~active))
+            partial = loop_partial or bool((loop_mask & self.alive & ~active).any())
             yield from self.walk(node.children, inner, mask, loop_reasons, partial)
         if len(iterations) > 1:
             env.update(forgotten)   # after the loop they hold their last-iteration values
@@ -414,7 +423,7 @@ class BlockRun:
                 if still is None:
                     return None, False
                 active = active & still
-                if not np.any(active & self.alive):
+                if not (active & self.alive).any():
                     break
             if trip == MAX_TRIPS:
                 self.found.note(f"loop at line {loop.line}: cut after {MAX_TRIPS} iterations")
@@ -448,9 +457,9 @@ class BlockRun:
             if record.kind in BLOCK_BARRIERS or record.kind == "grid_sync":
                 self.block_barrier(step, record)
             elif record.kind == "syncwarp":
-                if np.any(step.mask):
+                if step.mask.any():
                     self.check_mask(step, record, "__syncwarp", record.mask)
-                self.epochs[step.mask] += 1
+                self.epochs = self.epochs + step.mask   # a new array: instances keep the old one
         elif kind == "call":
             if record.name in FENCES:
                 self.found.fences[(record.line, record.column)] = Site(record.name, record.line, record.column)
@@ -464,14 +473,14 @@ class BlockRun:
             return
         if access.op == "atomic":
             self.atomic(step, access)
-        if not np.any(step.mask):
+        if not step.mask.any():
             return
         addresses = per_thread(access.address, step.env, self.space.size) if self.trusted(access) else None
         if addresses is None:
             self.found.note(f"line {access.line}: address of {access.text or access.array} unknown")
         else:
             addresses = np.asarray(addresses, dtype=np.int64)
-        self.interval.append(Instance(access, addresses, step.mask.copy(), self.epochs.copy()))
+        self.interval.append(Instance(access, addresses, step.mask.copy(), self.epochs))
 
     def trusted(self, access) -> bool:
         """A byte address is only as good as the element size and inner dimensions behind it (unknown
@@ -484,7 +493,7 @@ class BlockRun:
     def block_barrier(self, step: Step, barrier) -> None:
         live = self.alive
         reached = step.mask
-        if not np.any(reached):
+        if not reached.any():
             return
         reason = self.divergence_reason(step, live, reached)
         if reason:
@@ -537,7 +546,7 @@ class BlockRun:
         self.alive = self.alive & ~leaving
 
     def atomic(self, step: Step, access) -> None:
-        if not np.any(step.mask):
+        if not step.mask.any():
             return
         addresses = per_thread(access.address, step.env, self.space.size)
         if addresses is None:
@@ -579,8 +588,10 @@ class BlockRun:
         if self.previous is not None:
             before, between = self.previous
             key = (between.line, between.column)
-            needed = between.kind in VALUE_BARRIERS or _hazard_across(before, current, self.space)
-            self.found.barrier_needed[key] = self.found.barrier_needed.get(key, False) or needed
+            # needed once is needed for good: a barrier in a loop is not checked again each iteration
+            if not self.found.barrier_needed.get(key, False):
+                self.found.barrier_needed[key] = between.kind in VALUE_BARRIERS or \
+                    _hazard_across(before, current, self.space)
         self.previous = (current, barrier) if barrier is not None else None
         self.interval = []
 
@@ -592,7 +603,7 @@ def races_within(instances: list[Instance], space: ThreadSpace):
     finds the words that race at all; only the accesses touching them are compared pairwise, to name
     the two source lines."""
     for group in _by_array(i for i in instances if i.access.space == "shared" and i.addresses is not None):
-        if not any(i.writes for i in group):
+        if not any(i.writes for i in group) or not _shared_by_threads(group):
             continue
         table = _touches(group, space)
         racy = _racy_words(table)
@@ -625,16 +636,21 @@ def _hazard_across(before: list[Instance], after: list[Instance], space: ThreadS
             continue
         if any(i.addresses is None for i in both):
             return True     # cannot rule it out
+        if not _shared_by_threads(both):
+            continue
         table = _touches(both, space)
         side = table["instance"] >= len(group)
         starts, table = _grouped(table, ("word",))
         kinds = table["kind"]
         side = side[table["order"]]
-        write, atomic, load = kinds == STORE, kinds == ATOMIC, kinds == LOAD
+        write, atomic = kinds == STORE, kinds == ATOMIC
         thread = table["thread"]
-        if np.any(_pair_exists(starts, write & ~side, side, thread) | _pair_exists(starts, write & side, ~side, thread)
-                  | _pair_exists(starts, atomic & ~side, load & side, thread)
-                  | _pair_exists(starts, load & ~side, atomic & side, thread)):
+        # (rows before, rows after) that conflict; atomics only against loads, and most tables have none
+        pairs = [lambda: (write & ~side, side), lambda: (write & side, ~side)]
+        if atomic.any():
+            load = kinds == LOAD
+            pairs += [lambda: (atomic & ~side, load & side), lambda: (load & ~side, atomic & side)]
+        if any(np.any(_pair_exists(starts, *pair(), thread)) for pair in pairs):
             return True
     return False
 
@@ -651,9 +667,27 @@ def _by_array(instances) -> list[list[Instance]]:
     return list(groups.values())
 
 
+def _granule(group: list[Instance]) -> int:
+    """The word size the accesses of one array are compared in: 4 bytes, less for narrower elements."""
+    return min([4] + [i.access.elem_bytes or 4 for i in group])
+
+
+def _shared_by_threads(group: list[Instance]) -> bool:
+    """Whether two different threads touch one word. Every race and hazard needs that; an interval
+    whose threads each keep to their own slots is ruled out by one sort instead of the grouped table."""
+    granule = _granule(group)
+    footprints = [i.footprint(granule) for i in group]
+    words = np.concatenate([words for words, _ in footprints])
+    threads = np.concatenate([threads for _, threads in footprints])
+    order = np.argsort(words)
+    words, threads = words[order], threads[order]
+    # within a run of equal words, two different threads are adjacent somewhere
+    return bool(np.any((words[1:] == words[:-1]) & (threads[1:] != threads[:-1])))
+
+
 def _touches(group: list[Instance], space: ThreadSpace) -> dict:
     """One row per (instance, thread, word touched): the columns the race rules group by."""
-    granule = min([4] + [i.access.elem_bytes or 4 for i in group])
+    granule = _granule(group)
     columns = {"word": [], "thread": [], "epoch": [], "kind": [], "instance": []}
     for index, instance in enumerate(group):
         words, threads = instance.footprint(granule)
@@ -700,9 +734,10 @@ def _racy_words(table: dict) -> np.ndarray:
     for keys, between in ((("word",), "warp"), (("word", "warp", "epoch"), "thread")):
         starts, rows = _grouped(table, keys)
         kinds = rows["kind"]
-        write, atomic, load = kinds == STORE, kinds == ATOMIC, kinds == LOAD
-        racy = _pair_exists(starts, write, np.ones_like(write), rows[between]) | \
-            _pair_exists(starts, atomic, load, rows[between])
+        write, atomic = kinds == STORE, kinds == ATOMIC
+        racy = _pair_exists(starts, write, np.ones_like(write), rows[between])
+        if atomic.any():
+            racy |= _pair_exists(starts, atomic, kinds == LOAD, rows[between])
         found.append(rows["word"][starts[racy]])
     return np.unique(np.concatenate(found))
 

@@ -66,6 +66,10 @@ def per_thread(expr, env: dict, size: int):
         value = expr.evaluate(env)
     except EVALUATION_ERRORS:
         return None
+    if isinstance(value, np.ndarray) and value.shape == (size,):
+        # already one value per thread (the usual case): broadcast_to would only add overhead.
+        # Callers treat the result as read-only either way.
+        return None if value.dtype == object else value
     try:
         values = np.broadcast_to(np.asarray(value), (size,))
     except (ValueError, TypeError):
