@@ -71,19 +71,6 @@ def analyse(spec, implementation):
     return next(k for k in result.kernels if k.kernel.name == chosen[0].kernel.name), launch
 
 
-def sectors_per_request(kernel_result, op: str):
-    """Mean over every request a block issues, each access weighted by how often it executes."""
-    sectors = requests = 0.0
-    for access in kernel_result.memory.accesses:
-        if access.space != "global" or access.op != op or access.sectors_per_request is None:
-            continue
-        weight = access.exec_weight if isinstance(access.exec_weight, (int, float)) else 1
-        issued = weight * (access.requests_per_block or 0)
-        sectors += access.sectors_per_request * issued
-        requests += issued
-    return sectors / requests if requests else None
-
-
 def measured_rows() -> pd.DataFrame:
     table = pd.read_csv(MEASURED)
     table = table[(table["size"] == SIZE) & (table["correct"].astype(str) == "True")]
@@ -108,7 +95,7 @@ def agreement_table() -> pd.DataFrame:
         for op, key in (("load", "ld"), ("store", "st")):
             requests = row[NCU[f"{key}_requests"]]
             record[f"{key}_measured"] = row[NCU[f"{key}_sectors"]] / requests if requests else None
-            record[f"{key}_predicted"] = sectors_per_request(result, op)
+            record[f"{key}_predicted"] = result.memory.mean_sectors_per_request(op)
         per_thread = result.intensity.flops_per_thread
         record["flops_measured"] = sum(row[c] * w for c, w in FLOP_COUNTERS.items())
         record["flops_predicted"] = per_thread * threads if per_thread is not None else None

@@ -431,6 +431,30 @@ def substitute(expr: Expr, names: dict) -> Expr:
     return expr
 
 
+def replace_loads(expr: Expr, replacement) -> Expr:
+    """The tree with every Load that `replacement(load)` maps to an Expr replaced by it (None keeps
+    the Load). Loads inside a replaced Load's index are not visited."""
+    if isinstance(expr, Load):
+        found = replacement(expr)
+        return found if found is not None else Load(expr.array, replace_loads(expr.index, replacement))
+    if isinstance(expr, Sym):
+        if expr.default is None:
+            return expr
+        return Sym(expr.name, replace_loads(expr.default, replacement), expr.varying)
+    if isinstance(expr, Binary):
+        return binary(expr.op, replace_loads(expr.left, replacement), replace_loads(expr.right, replacement))
+    if isinstance(expr, Unary):
+        return Unary(expr.op, replace_loads(expr.operand, replacement))
+    if isinstance(expr, Select):
+        return Select(replace_loads(expr.condition, replacement), replace_loads(expr.if_true, replacement),
+                      replace_loads(expr.if_false, replacement))
+    if isinstance(expr, Call):
+        return Call(expr.name, tuple(replace_loads(a, replacement) for a in expr.args))
+    if isinstance(expr, Opaque):
+        return Opaque(expr.text, tuple(replace_loads(o, replacement) for o in expr.operands), expr.thread_varying)
+    return expr
+
+
 def is_block_uniform(expr: Expr) -> bool:
     """Same value for every thread of a block (depends only on block indices, shapes, parameters,
     uniform loop counters and data read at uniform addresses)."""

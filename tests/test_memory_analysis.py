@@ -177,3 +177,29 @@ def test_partial_last_warp_counts_only_real_lanes():
     load = [a for a in accesses(source, block=(48, 1, 1)) if a.op == "load"][0]
     # warp 0: 32 lanes (4 sectors); warp 1: 16 lanes (2 sectors) -> mean 3
     assert load.sectors_per_request == 3
+
+
+EMBEDDING = """
+__global__ void k(const float* weight, const int* idx, float* out, int dim) {
+  long e = (long)blockIdx.x * blockDim.x + threadIdx.x;
+  long t = e / dim;
+  int d = e - t * dim;
+  out[e] = weight[(long)idx[t] * dim + d];
+}
+"""
+
+
+def test_a_row_picked_by_data_shared_across_the_warp_keeps_its_pattern():
+    # every lane of a warp reads the same idx[t] (dim = 512 > 32 lanes): the row is unknown, but the
+    # warp reads 32 consecutive floats of it, 4 sectors (rows are 2 KiB apart, so sector-aligned)
+    found = {a.expr: a for a in accesses(EMBEDDING, bindings={"dim": 512}, block=(256, 1, 1))}
+    row = found["weight[(long)idx[t] * dim + d]"]
+    assert row.pattern == "coalesced" and row.sectors_per_request == 4
+    assert found["idx[t]"].sectors_per_request == 1
+
+
+def test_a_gather_whose_index_differs_per_lane_stays_at_the_worst_case():
+    source = "__global__ void k(const float* x, const int* idx, float* out) {\n" \
+             "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  out[i] = x[idx[i]];\n}\n"
+    found = {a.expr: a for a in accesses(source, block=(256, 1, 1))}
+    assert found["x[idx[i]]"].pattern == "indirect" and found["x[idx[i]]"].sectors_per_request == 32

@@ -48,19 +48,6 @@ def prediction(name: str):
     return next(k for k in result.kernels if k.kernel.name == name)
 
 
-def predicted_sectors_per_request(kernel_result, op: str):
-    """Mean over every request a block issues: each access weighs exec_weight x issuing warps."""
-    total_sectors = total_requests = 0.0
-    for access in kernel_result.memory.accesses:
-        if access.space != "global" or access.op != op or access.sectors_per_request is None:
-            continue
-        weight = access.exec_weight if isinstance(access.exec_weight, (int, float)) else 1
-        requests = weight * (access.requests_per_block or 0)
-        total_sectors += access.sectors_per_request * requests
-        total_requests += requests
-    return total_sectors / total_requests if total_requests else None
-
-
 def sector_pairs():
     pairs = []
     for name, row in measured().items():
@@ -84,7 +71,7 @@ def test_sectors_per_request_agree_with_ncu_for_95_percent_of_pairs():
     pairs = sector_pairs()
     for name, op, key in pairs:
         actual = float(measured()[name][f"{key}_sectors_per_request"])
-        predicted = predicted_sectors_per_request(prediction(name), op)
+        predicted = prediction(name).memory.mean_sectors_per_request(op)
         if predicted is None or not within(predicted, actual):
             misses.append((name, op, predicted, actual))
     agreement = 1 - len(misses) / len(pairs)

@@ -106,6 +106,19 @@ class MemoryResult:
         divergent = [b.to_json() for b in self.branches if b.divergent is not False]
         return {"divergent_branches": divergent, "branches": len(self.branches)}
 
+    def mean_sectors_per_request(self, op: str) -> float | None:
+        """Sectors per global request over every request a block issues for `op` (load, store), each
+        access weighted by how often it executes: what ncu's l1tex sectors / requests measure."""
+        sectors = requests = 0.0
+        for access in self.accesses:
+            if access.space != "global" or access.op != op or access.sectors_per_request is None:
+                continue
+            weight = access.exec_weight if isinstance(access.exec_weight, (int, float)) else 1
+            issued = weight * (access.requests_per_block or 0)
+            sectors += access.sectors_per_request * issued
+            requests += issued
+        return sectors / requests if requests else None
+
 
 def analyze(kernel, block: BlockShape, bindings: dict | None = None, grid=None,
             weights: ExecWeights | None = None) -> MemoryResult:
@@ -170,7 +183,10 @@ def _access(access, env: dict, slots: int, active: np.ndarray, weights: ExecWeig
     try:
         addresses = evaluate_per_thread(access.address, bind_missing(env, free, PLACEHOLDER), slots)
     except sx.Indirect:
-        return _indirect(result, lanes_per_warp, issuing)
+        addresses = _with_warp_uniform_loads(access.address, bind_missing(env, free, PLACEHOLDER), slots, active)
+        if addresses is None:
+            return _indirect(result, lanes_per_warp, issuing)
+        result.note = "address reads data that is the same across each warp (e.g. a row index): modelled per warp"
     except (sx.Unevaluable, TypeError, ValueError, OverflowError, ZeroDivisionError) as exc:
         result.note = f"address not evaluable: {exc}"
         return result
@@ -186,6 +202,45 @@ def _access(access, env: dict, slots: int, active: np.ndarray, weights: ExecWeig
         if result.pattern == "strided" and cost is not None and ideal and cost <= ideal * 1.25:
             result.pattern = "coalesced"  # e.g. 2-D blocks: rows of a warp are each contiguous
     return result
+
+
+def _with_warp_uniform_loads(address, env: dict, slots: int, active: np.ndarray):
+    """Addresses of `weight[idx[t] * dim + d]`-like accesses, where every value read from memory comes
+    from one address per warp (all lanes of a warp read the same idx[t]): such a value is unknown but
+    shared by the warp, so the lanes' addresses keep their pattern around it. Each distinct index
+    stands for a pseudo-random value (equal indices, equal values). None when some loaded value may
+    differ between the lanes of a warp, or cannot be placed at all."""
+    loaded: dict = {}
+
+    def stand_in(load):
+        try:
+            index = evaluate_per_thread(load.index, env, slots)
+        except (sx.Unevaluable, TypeError, ValueError, OverflowError, ZeroDivisionError):
+            raise _NotWarpUniform from None
+        index = np.broadcast_to(np.asarray(index, dtype=np.int64), (slots,))
+        if not _same_per_warp(index, active):
+            raise _NotWarpUniform
+        name = f"@load{len(loaded)}"
+        # a multiplicative hash: distinct rows land at unrelated offsets, as real indices would
+        loaded[name] = (index * 2654435761 + 40503) % 8191
+        return sx.Sym(name)
+
+    try:
+        replaced = sx.replace_loads(address, stand_in)
+        return evaluate_per_thread(replaced, {**env, **loaded}, slots)
+    except (_NotWarpUniform, sx.Unevaluable, TypeError, ValueError, OverflowError, ZeroDivisionError):
+        return None
+
+
+class _NotWarpUniform(Exception):
+    pass
+
+
+def _same_per_warp(values: np.ndarray, active: np.ndarray) -> bool:
+    warps = values.reshape(-1, WARP)
+    lanes = active.reshape(-1, WARP)
+    first = warps[np.arange(warps.shape[0]), np.argmax(lanes, axis=1)]
+    return bool(np.all((warps == first[:, None]) | ~lanes))
 
 
 def _indirect(result: AccessResult, lanes_per_warp: np.ndarray, issuing: np.ndarray) -> AccessResult:
