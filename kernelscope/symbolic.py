@@ -407,52 +407,39 @@ def apply_binary(op: str, a, b):
     return function(a, b)  # callers silence numpy's overflow warnings once (see analyze_source)
 
 
+def map_tree(expr: Expr, visit) -> Expr:
+    """`expr` rebuilt with `visit(node)` in place of every node for which it returns an Expr (that
+    node's subtree is then not visited); nodes for which it returns None are kept, their children
+    visited. Loop variables' defaults count as children."""
+    found = visit(expr)
+    if found is not None:
+        return found
+    if isinstance(expr, Sym):
+        return expr if expr.default is None else Sym(expr.name, map_tree(expr.default, visit), expr.varying)
+    if isinstance(expr, Binary):
+        return binary(expr.op, map_tree(expr.left, visit), map_tree(expr.right, visit))
+    if isinstance(expr, Unary):
+        return Unary(expr.op, map_tree(expr.operand, visit))
+    if isinstance(expr, Select):
+        return Select(map_tree(expr.condition, visit), map_tree(expr.if_true, visit), map_tree(expr.if_false, visit))
+    if isinstance(expr, Load):
+        return Load(expr.array, map_tree(expr.index, visit))
+    if isinstance(expr, Call):
+        return Call(expr.name, tuple(map_tree(a, visit) for a in expr.args))
+    if isinstance(expr, Opaque):
+        return Opaque(expr.text, tuple(map_tree(o, visit) for o in expr.operands), expr.thread_varying)
+    return expr
+
+
 def substitute(expr: Expr, names: dict) -> Expr:
     """Replace Syms by expressions (used to bind template constants and helper parameters)."""
-    if isinstance(expr, Sym):
-        if expr.name in names:
-            return names[expr.name]
-        if expr.default is not None:
-            return Sym(expr.name, substitute(expr.default, names), expr.varying)
-        return expr
-    if isinstance(expr, Binary):
-        return binary(expr.op, substitute(expr.left, names), substitute(expr.right, names))
-    if isinstance(expr, Unary):
-        return Unary(expr.op, substitute(expr.operand, names))
-    if isinstance(expr, Select):
-        return Select(substitute(expr.condition, names), substitute(expr.if_true, names),
-                      substitute(expr.if_false, names))
-    if isinstance(expr, Load):
-        return Load(expr.array, substitute(expr.index, names))
-    if isinstance(expr, Call):
-        return Call(expr.name, tuple(substitute(a, names) for a in expr.args))
-    if isinstance(expr, Opaque):
-        return Opaque(expr.text, tuple(substitute(o, names) for o in expr.operands), expr.thread_varying)
-    return expr
+    return map_tree(expr, lambda node: names.get(node.name) if isinstance(node, Sym) else None)
 
 
 def replace_loads(expr: Expr, replacement) -> Expr:
     """The tree with every Load that `replacement(load)` maps to an Expr replaced by it (None keeps
-    the Load). Loads inside a replaced Load's index are not visited."""
-    if isinstance(expr, Load):
-        found = replacement(expr)
-        return found if found is not None else Load(expr.array, replace_loads(expr.index, replacement))
-    if isinstance(expr, Sym):
-        if expr.default is None:
-            return expr
-        return Sym(expr.name, replace_loads(expr.default, replacement), expr.varying)
-    if isinstance(expr, Binary):
-        return binary(expr.op, replace_loads(expr.left, replacement), replace_loads(expr.right, replacement))
-    if isinstance(expr, Unary):
-        return Unary(expr.op, replace_loads(expr.operand, replacement))
-    if isinstance(expr, Select):
-        return Select(replace_loads(expr.condition, replacement), replace_loads(expr.if_true, replacement),
-                      replace_loads(expr.if_false, replacement))
-    if isinstance(expr, Call):
-        return Call(expr.name, tuple(replace_loads(a, replacement) for a in expr.args))
-    if isinstance(expr, Opaque):
-        return Opaque(expr.text, tuple(replace_loads(o, replacement) for o in expr.operands), expr.thread_varying)
-    return expr
+    the Load and looks inside its index)."""
+    return map_tree(expr, lambda node: replacement(node) if isinstance(node, Load) else None)
 
 
 def is_block_uniform(expr: Expr) -> bool:
