@@ -104,3 +104,14 @@ def test_conditions_on_two_uniform_loops_are_counted_over_both():
         }
     out[threadIdx.x] = acc;"""
     assert flops_per_thread(body) == pytest.approx(12 * 2)
+
+
+def test_a_subexpression_repeated_in_one_statement_is_computed_once():
+    # (x - m) * (x - m): one subtraction, one multiply, as the compiler emits (and ncu counts) it
+    body = I + "float m = y[0];\nout[i] = (x[i] - m) * (x[i] - m);"
+    assert flops_per_thread(body) == pytest.approx(2)
+
+
+def test_the_same_subexpression_in_two_statements_counts_twice():
+    body = I + "float m = y[0];\nout[i] = (x[i] - m) * 2.0f;\nout[i + 1] = (x[i] - m) * 3.0f;"
+    assert flops_per_thread(body) == pytest.approx(4)

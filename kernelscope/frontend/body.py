@@ -125,6 +125,7 @@ class Walker:
         self.current_function: str | None = None
         self._pending_unroll = None
         self._statement_depth = 0
+        self._counted_arith: set = set()   # source texts of the current statement's counted operations
         self.on_launch = None       # host walks: called with each `k<<<...>>>(...)` node
 
     # -- positions ---------------------------------------------------------------------------
@@ -145,6 +146,7 @@ class Walker:
 
     def statement(self, node) -> None:
         self._statement_depth += 1
+        counted, self._counted_arith = self._counted_arith, set()
         try:
             if self._statement_depth > MAX_STATEMENT_DEPTH:
                 self._note_once("statements nest too deeply; the innermost ones are not analysed")
@@ -152,6 +154,7 @@ class Walker:
             self._statement(node)
         finally:
             self._statement_depth -= 1
+            self._counted_arith = counted
 
     def _statement(self, node) -> None:
         kind = node.type
@@ -1033,6 +1036,13 @@ class Walker:
         precision = precision_of(ctype)
         if precision is None or operator not in ("+", "-", "*", "/"):
             return
+        if node.type == "binary_expression":
+            # `(x[c] - mean) * (x[c] - mean)`: the compiler computes a repeated subexpression of one
+            # statement once, and so does ncu's count
+            text = self._node_text(node)
+            if text in self._counted_arith:
+                return
+            self._counted_arith.add(text)
         if operator == "/" and precision in ("fp32", "fp64"):
             cost = math_costs.division_flops(precision, _constant_value(left), _constant_value(right))
             self._flop(node, "div", precision, cost)
