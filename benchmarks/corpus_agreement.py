@@ -58,17 +58,19 @@ def kernel_bindings(spec, kernel, launch, size: str) -> dict:
 def analyse(spec, implementation):
     """(KernelResult, ConcreteLaunch) of one implementation at SIZE, analysed as the runner launches it."""
     from kernelscope.analyze import analyze_path
+    from kernelscope.frontend import parse_file
 
     launch = spec.concrete_launch(SIZE, implementation.launch)
     path = spec.resolve(implementation.file)
-    first = analyze_path(path, block=launch.block, grid=launch.grid, dynamic_smem=launch.dynamic_smem)
-    chosen = [k for k in first.kernels if k.kernel.name == (implementation.kernel or k.kernel.name)]
-    if not chosen:
+    # the parse alone names the kernel's parameters, which the bindings need before the analysis
+    kernels = [k for k in parse_file(path.read_text(), str(path)).kernels
+               if k.name == (implementation.kernel or k.name)]
+    if not kernels:
         return None, launch
-    bindings = kernel_bindings(spec, chosen[0].kernel, launch, SIZE)
+    bindings = kernel_bindings(spec, kernels[0], launch, SIZE)
     result = analyze_path(path, block=launch.block, grid=launch.grid, dynamic_smem=launch.dynamic_smem,
                           bindings=bindings, registers="auto")
-    return next(k for k in result.kernels if k.kernel.name == chosen[0].kernel.name), launch
+    return next(k for k in result.kernels if k.kernel.name == kernels[0].name), launch
 
 
 def measured_rows() -> pd.DataFrame:

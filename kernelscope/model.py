@@ -59,6 +59,8 @@ class Loop:
     unrolled: Optional[int] = None  # from #pragma unroll N (0 = full)
     depth: int = 1
     thread_dependent: bool = False  # trip count differs between threads
+    condition_depth: int = 0        # guarding conditions already open when the loop starts
+    assigned: frozenset = frozenset()  # variables assigned anywhere in the loop (body and update)
 
 
 @dataclass
@@ -117,6 +119,10 @@ class Branch:
     context: Context = field(default_factory=Context)
     kind: str = "if"           # if | ternary | switch | loop | return
     has_else: bool = False
+
+
+# Memory fences: calls that order memory like a barrier does, for the threads' own accesses.
+FENCES = frozenset({"__threadfence", "__threadfence_block", "__threadfence_system"})
 
 
 @dataclass

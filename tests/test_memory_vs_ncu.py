@@ -117,6 +117,12 @@ def test_bank_conflict_degree_matches_ncu_where_shared_accesses_are_uniform():
     assert not wrong
 
 
+def launched_threads(name: str) -> int:
+    entry = manifest()[name]
+    block, grid = entry["block"], entry["grid"]
+    return block[0] * block[1] * block[2] * grid[0] * grid[1] * grid[2]
+
+
 def flop_kernels():
     names = []
     for name, entry in manifest().items():
@@ -141,11 +147,8 @@ def test_flops_agree_with_ncu_within_10_percent_for_90_percent_of_kernels():
     assert len(names) >= 15
     misses = []
     for name in names:
-        entry = manifest()[name]
-        result = prediction(name)
-        block, grid = entry["block"], entry["grid"]
-        threads = block[0] * block[1] * block[2] * grid[0] * grid[1] * grid[2]
-        per_thread = result.intensity.flops_per_thread
+        threads = launched_threads(name)
+        per_thread = prediction(name).intensity.flops_per_thread
         actual = measured_flops(measured()[name], name)
         if per_thread is None or abs(per_thread * threads - actual) > 0.1 * actual:
             misses.append((name, per_thread and per_thread * threads, actual))
@@ -181,9 +184,6 @@ def test_global_bytes_of_flop_kernels_agree_with_l1tex_sectors_within_25_percent
 def test_math_library_kernels_agree_with_ncu_within_10_percent(name):
     """sinf and IEEE division expand into FFMA sequences; the walker charges the expansions measured
     in a separate run (math_flops_h200.csv), checked here against this kernel set's own counters."""
-    entry = manifest()[name]
-    block, grid = entry["block"], entry["grid"]
-    threads = block[0] * block[1] * block[2] * grid[0] * grid[1] * grid[2]
-    predicted = prediction(name).intensity.flops_per_thread * threads
+    predicted = prediction(name).intensity.flops_per_thread * launched_threads(name)
     actual = measured_flops(measured()[name], name)
     assert abs(predicted - actual) <= 0.1 * actual, (predicted, actual)

@@ -26,8 +26,8 @@ import numpy as np
 
 from kernelscope import symbolic as sx
 from kernelscope.analyses.threads import (
-    PLACEHOLDER, PLACEHOLDER_ALT, WARP, BlockShape, active_slots, condition_mask, evaluate_per_thread,
-    bind_missing, thread_env, with_placeholders,
+    PLACEHOLDER, PLACEHOLDER_ALT, UNEVALUABLE, WARP, BlockShape, active_slots, condition_mask, condition_values,
+    evaluate_per_thread, bind_missing, thread_env,
 )
 from kernelscope.analyses.trips import ExecWeights
 from kernelscope.model import Diagnostic
@@ -187,7 +187,7 @@ def _access(access, env: dict, slots: int, active: np.ndarray, weights: ExecWeig
         if addresses is None:
             return _indirect(result, lanes_per_warp, issuing)
         result.note = "address reads data that is the same across each warp (e.g. a row index): modelled per warp"
-    except (sx.Unevaluable, TypeError, ValueError, OverflowError, ZeroDivisionError) as exc:
+    except UNEVALUABLE as exc:
         result.note = f"address not evaluable: {exc}"
         return result
     symbolic_stride = _symbolic_stride(access, env, slots, addresses, [n for n in free if n not in env])
@@ -215,7 +215,7 @@ def _with_warp_uniform_loads(address, env: dict, slots: int, active: np.ndarray)
     def stand_in(load):
         try:
             index = evaluate_per_thread(load.index, env, slots)
-        except (sx.Unevaluable, TypeError, ValueError, OverflowError, ZeroDivisionError):
+        except UNEVALUABLE:
             raise _NotWarpUniform from None
         index = np.broadcast_to(np.asarray(index, dtype=np.int64), (slots,))
         if not _same_per_warp(index, active):
@@ -228,7 +228,7 @@ def _with_warp_uniform_loads(address, env: dict, slots: int, active: np.ndarray)
     try:
         replaced = sx.replace_loads(address, stand_in)
         return evaluate_per_thread(replaced, {**env, **loaded}, slots)
-    except (_NotWarpUniform, sx.Unevaluable, TypeError, ValueError, OverflowError, ZeroDivisionError):
+    except (_NotWarpUniform, *UNEVALUABLE):
         return None
 
 
@@ -368,9 +368,8 @@ def _branch(branch, env: dict, slots: int, active: np.ndarray) -> BranchResult:
     expr = branch.condition
     if not expr.thread_dependent:
         return BranchResult(branch.line, branch.column, branch.kind, False, None, 0.0, in_loop)
-    try:
-        values = evaluate_per_thread(expr, with_placeholders(expr, env, PLACEHOLDER), slots) != 0
-    except (sx.Unevaluable, TypeError, ValueError, OverflowError, ZeroDivisionError):
+    values = condition_values(expr, env, slots)
+    if values is None:
         return BranchResult(branch.line, branch.column, branch.kind, None, None, None, in_loop)
     truth, masks = values.reshape(-1, WARP), active.reshape(-1, WARP)
     issuing = masks.any(axis=1)

@@ -32,11 +32,10 @@ import numpy as np
 
 from kernelscope import symbolic as sx
 from kernelscope.analyses.uniformity import EVALUATION_ERRORS, WARP_SIZE, ThreadSpace, per_thread, thread_space, truth
-from kernelscope.model import Diagnostic
+from kernelscope.model import FENCES, Diagnostic
 
 BLOCK_BARRIERS = frozenset({"syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or", "cg_sync"})
 VALUE_BARRIERS = frozenset({"syncthreads_count", "syncthreads_and", "syncthreads_or"})
-FENCES = frozenset({"__threadfence", "__threadfence_block", "__threadfence_system"})
 FULL_MASK = 0xFFFFFFFF
 
 MAX_TRIPS = 64           # iterations unrolled per loop before the rest is assumed to repeat the pattern

@@ -20,6 +20,8 @@ PLACEHOLDER = 1 << 20
 PLACEHOLDER_ALT = (1 << 20) + 64 * 7
 DEFAULT_GRID = (1024, 1, 1)
 REPRESENTATIVE_BLOCK = (1, 1, 1)   # blockIdx used for evaluation: not 0, so block offsets do not vanish
+# What evaluating an index or a condition raises when its value cannot be known here
+UNEVALUABLE = (sx.Unevaluable, TypeError, ValueError, OverflowError, ZeroDivisionError)
 
 
 @dataclass(frozen=True)
@@ -91,14 +93,20 @@ def evaluate_per_thread(expr: sx.Expr, env: dict, slots: int):
     return array.astype(np.int64, copy=False)
 
 
+def condition_values(expr: sx.Expr, env: dict, slots: int) -> np.ndarray | None:
+    """A condition's truth for every slot, placeholders standing in for unbound scalars; None when
+    it cannot be evaluated (it reads data, or calls what we do not model)."""
+    try:
+        return evaluate_per_thread(expr, with_placeholders(expr, env, PLACEHOLDER), slots) != 0
+    except UNEVALUABLE:
+        return None
+
+
 def condition_mask(conditions, env: dict, slots: int) -> np.ndarray:
     """Which slots satisfy every guarding condition; conditions we cannot evaluate count as true."""
     mask = np.ones(slots, dtype=bool)
     for condition in conditions:
-        try:
-            values = evaluate_per_thread(condition.expr, with_placeholders(condition.expr, env, PLACEHOLDER), slots)
-        except (sx.Unevaluable, TypeError, ValueError, OverflowError, ZeroDivisionError):
-            continue
-        truth = values != 0
-        mask &= ~truth if condition.negated else truth
+        truth = condition_values(condition.expr, env, slots)
+        if truth is not None:
+            mask &= ~truth if condition.negated else truth
     return mask

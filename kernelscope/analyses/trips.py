@@ -12,8 +12,7 @@ import math
 
 import numpy as np
 
-from kernelscope import symbolic as sx
-from kernelscope.analyses.threads import evaluate_per_thread
+from kernelscope.analyses.threads import UNEVALUABLE, condition_mask, condition_values, evaluate_per_thread
 
 MAX_SIMULATED_ITERATIONS = 4096
 
@@ -26,7 +25,7 @@ def trip_count(loop, env: dict, slots: int, active: np.ndarray):
         start = evaluate_per_thread(loop.start, env, slots)
         bound = evaluate_per_thread(loop.bound, env, slots)
         step = evaluate_per_thread(loop.step, env, slots)
-    except (sx.Unevaluable, TypeError, ValueError, OverflowError, ZeroDivisionError):
+    except UNEVALUABLE:
         return None
     if not np.any(active):
         return 0.0
@@ -99,7 +98,7 @@ def _loop_values(loop, env: dict, slots: int, active: np.ndarray):
         start = evaluate_per_thread(loop.start, env, slots)[active]
         bound = evaluate_per_thread(loop.bound, env, slots)[active]
         step = evaluate_per_thread(loop.step, env, slots)[active]
-    except (sx.Unevaluable, TypeError, ValueError, OverflowError, ZeroDivisionError):
+    except UNEVALUABLE:
         return None
     if start.size == 0 or not (np.all(start == start[0]) and np.all(bound == bound[0]) and np.all(step == step[0])):
         return None
@@ -161,8 +160,6 @@ class ExecWeights:
         unrolled stencil) are evaluated for every combination of those loops' values. An if/else arm
         whose condition cannot be decided (it tests data) counts half: a thread runs one arm or the
         other, and nothing says which. None when unknown."""
-        from kernelscope.analyses.threads import condition_mask
-
         conditions = context.conditions
         # a condition on data read from memory (`if (x[i] > 0)`) cannot be evaluated for any value of
         # the loop variable; condition_mask counts it as true, so it needs no per-iteration pass
@@ -197,8 +194,6 @@ class ExecWeights:
         """Sum over every value combination of the uniform `loops` (outermost first, so an inner
         loop's bounds may use an outer one's variable) of the share of threads passing `conditions`.
         None when a loop's values are not known or there are more than the budget allows."""
-        from kernelscope.analyses.threads import condition_mask
-
         if not loops:
             budget[0] -= 1
             if budget[0] < 0:
@@ -218,11 +213,8 @@ class ExecWeights:
 
     def _undecided_arms(self, conditions) -> int:
         """How many of `conditions` are if/else arms whose test cannot be evaluated."""
-        count = 0
-        for condition in conditions:
-            if getattr(condition, "exclusive", False) and not _decidable(condition.expr, self.env, self.slots):
-                count += 1
-        return count
+        return sum(1 for condition in conditions
+                   if condition.exclusive and condition_values(condition.expr, self.env, self.slots) is None)
 
     def weight(self, context):
         """(numeric weight or None, symbolic text) for statements in `context`."""
@@ -247,17 +239,3 @@ def _format(value: float) -> str:
     if math.isfinite(value) and value == int(value):
         return str(int(value))
     return f"{value:.3g}"
-
-
-def _decidable(expr, env: dict, slots: int) -> bool:
-    """Whether a condition evaluates for the block's threads (placeholders stand in for unbound
-    scalars, as condition_mask does)."""
-    from kernelscope.analyses.threads import PLACEHOLDER, with_placeholders
-
-    if expr.has_load():
-        return False
-    try:
-        evaluate_per_thread(expr, with_placeholders(expr, env, PLACEHOLDER), slots)
-    except (sx.Unevaluable, TypeError, ValueError, OverflowError, ZeroDivisionError):
-        return False
-    return True

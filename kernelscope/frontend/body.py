@@ -15,7 +15,6 @@ from dataclasses import dataclass, field, replace
 from kernelscope import math_costs
 from kernelscope import symbolic as sx
 from kernelscope.frontend.ctypes import SCALAR_BYTES, TypeTable, normalise_type, precision_of
-from kernelscope.frontend.hoisting import mark_loop_invariant_loads
 from kernelscope.model import Access, Arith, Barrier, Branch, Call, Condition, Context, Loop, SharedArray
 
 MAX_EXPRESSION_DEPTH = 150
@@ -29,7 +28,6 @@ BARRIERS = {
     "__syncthreads_and": "syncthreads_and", "__syncthreads_or": "syncthreads_or",
     "__syncwarp": "syncwarp", "__barrier_sync": "syncthreads",
 }
-FENCES = {"__threadfence", "__threadfence_block", "__threadfence_system"}
 CACHED_LOADS = {"__ldg", "__ldca", "__ldcg", "__ldcs", "__ldlu", "__ldcv"}
 CACHED_STORES = {"__stcg", "__stcs", "__stwb", "__stwt"}
 
@@ -142,7 +140,6 @@ class Walker:
     def walk_body(self, body) -> None:
         if body is not None:
             self.statement(body)
-        mark_loop_invariant_loads(self.scope)
 
     def statement(self, node) -> None:
         self._statement_depth += 1
@@ -362,14 +359,9 @@ class Walker:
 
     def _updated_variable(self, update_node):
         """The variable a loop's update expression advances (`i++`, `i += s`, `i = i + s`), if any."""
-        if update_node is None:
+        if update_node is None or update_node.type not in ("update_expression", "assignment_expression"):
             return None
-        if update_node.type == "update_expression":
-            target = update_node.child_by_field_name("argument")
-        elif update_node.type == "assignment_expression":
-            target = update_node.child_by_field_name("left")
-        else:
-            return None
+        target = update_node.child_by_field_name("left") or update_node.child_by_field_name("argument")
         if target is None or target.type != "identifier":
             return None
         name = self._node_text(target)
@@ -1248,7 +1240,8 @@ def _exit_value(loop: Loop):
     ceil((bound - start) / step) and never negative. None for any other loop shape."""
     if loop.start is None or loop.bound is None or loop.step is None or getattr(loop, "step_op", None) != "+":
         return None
-    if loop.compare not in ("<", "<=") or sx.try_constant(loop.step) is not None and sx.try_constant(loop.step) <= 0:
+    constant_step = sx.try_constant(loop.step)
+    if loop.compare not in ("<", "<=") or constant_step is not None and constant_step <= 0:
         return None
     bound = loop.bound if loop.compare == "<" else sx.binary("+", loop.bound, sx.Const(1))
     span = sx.binary("-", bound, loop.start)

@@ -14,7 +14,7 @@ the loops that remain (`Access.weight_context`).
 
 from __future__ import annotations
 
-FENCES = {"__threadfence", "__threadfence_block", "__threadfence_system"}
+from kernelscope.model import FENCES
 
 
 def mark_loop_invariant_loads(scope) -> None:
@@ -39,14 +39,13 @@ def _hoistable_depth(access, blocked: set) -> int:
     names = access.address.symbols()
     depth = 0
     for loop in reversed(access.context.loops):
-        assigned = getattr(loop, "assigned", None)     # None: a loop the walker did not record fully
-        if (loop.kind != "for" or loop.var is None or assigned is None or id(loop) in blocked
+        if (loop.kind != "for" or loop.var is None or id(loop) in blocked
                 or len(access.context.conditions) > loop.condition_depth
-                or names & _changed_by(loop, assigned)):
+                or names & _changed_by(loop)):
             break
         depth += 1
     return depth
 
 
-def _changed_by(loop, assigned) -> frozenset:
-    return frozenset(assigned) | {f"{name}@off" for name in assigned} | {loop.var}
+def _changed_by(loop) -> frozenset:
+    return loop.assigned | {f"{name}@off" for name in loop.assigned} | {loop.var}

@@ -9,6 +9,7 @@ from functools import lru_cache
 from kernelscope import symbolic as sx
 from kernelscope.frontend.body import Pointer, Scope, Value, Walker
 from kernelscope.frontend.ctypes import TypeTable, normalise_type
+from kernelscope.frontend.hoisting import mark_loop_invariant_loads
 from kernelscope.frontend.macros import Preprocessed, preprocess
 from kernelscope.frontend.shims import apply_shims
 from kernelscope.model import FileModel, Kernel, LaunchSite, Param, SourceError
@@ -379,6 +380,7 @@ def _kernel(unit: FileUnit, node, launch_bounds, instantiations: dict, launches:
         walker.walk_body(node.child_by_field_name("body"))
     finally:
         unit.types.aliases = saved_aliases
+    mark_loop_invariant_loads(scope)
     for field_name in ("accesses", "loops", "branches", "barriers", "calls", "arith", "shared_arrays",
                        "early_returns"):
         setattr(kernel, field_name, getattr(scope, field_name))
