@@ -1,0 +1,401 @@
+"""Launch plans: how a candidate asks to be launched, as data rather than host code.
+
+A candidate is device code only, so it cannot call its own kernels. Instead it may carry a plan in
+a comment block of its source,
+
+    /* kernelscope:plan
+    [[scratch]]
+    name = "partial"
+    dtype = "float32"
+    shape = ["rows", "ceil_div(cols, 2048)"]
+    zero = true
+
+    [[launch]]
+    kernel = "row_sum_partial"
+    grid = ["ceil_div(cols, 2048)", "rows"]
+    block = ["256"]
+    args = ["x", "partial", "rows", "cols"]
+    ...
+    */
+
+that names one or more launches in order (kernel, grid, block, dynamic shared memory, arguments by
+name), scratch buffers that live across those launches, and derived integer scalars. Every number is
+an expression of the spec's safe language (runner/expr.py) over the problem's sizes and scalars; the
+format is in docs/spec-format.md. A candidate without a plan is launched with the problem's [launch]
+(or an implementation's override of it), which is the one-launch plan `default_plan` builds.
+
+This module only parses, validates and binds plans to sizes; it needs no GPU.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from kernelscope.errors import InputError
+from kernelscope.runner import expr
+from kernelscope.runner.spec import DTYPES, LaunchSpec, ProblemSpec, _merge_launch
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
+
+MARKER = "kernelscope:plan"
+MAX_LAUNCHES = 16
+MAX_SCRATCH = 16
+# Scratch may hold partial results (split-K keeps several copies of the output), but a plan must not
+# be a way to grab the GPU's memory: at most this many times the bytes of the inputs and outputs,
+# or SCRATCH_FLOOR_BYTES, whichever is larger.
+SCRATCH_FACTOR = 4
+SCRATCH_FLOOR_BYTES = 64 << 20
+MAX_THREADS_PER_BLOCK = 1024
+MAX_DYNAMIC_SMEM = 227 * 1024          # opt-in limit per block on sm_90
+MAX_GRID = (2**31 - 1, 65535, 65535)
+INTEGER_DTYPES = tuple(d for d in DTYPES if d.startswith(("int", "uint")))
+
+_BLOCK = re.compile(r"/\*\s*" + re.escape(MARKER) + r"[ \t]*\n(.*?)\*/", re.DOTALL)
+_MENTION = re.compile(r"/\*\s*" + re.escape(MARKER))
+
+
+class PlanError(InputError):
+    """A launch plan is malformed or does not fit the problem."""
+
+
+@dataclass(frozen=True)
+class Scratch:
+    name: str
+    dtype: str
+    shape: tuple          # expressions over sizes, problem scalars and plan scalars
+    zero: bool = False    # zero-filled before every execution; otherwise filled with garbage
+
+
+@dataclass(frozen=True)
+class PlanScalar:
+    name: str
+    dtype: str            # an integer dtype
+    value: object         # expression
+
+
+@dataclass(frozen=True)
+class PlannedLaunch:
+    kernel: str
+    grid: tuple
+    block: tuple
+    dynamic_smem: object
+    args: tuple           # names of inputs, outputs, problem scalars, scratch buffers, plan scalars
+
+
+@dataclass(frozen=True)
+class LaunchPlan:
+    launches: tuple
+    scratch: tuple = ()
+    scalars: tuple = ()
+    origin: str = "problem"   # problem | implementation | candidate: where the plan came from
+
+    @property
+    def kernels(self) -> tuple[str, ...]:
+        """Distinct kernel names in launch order."""
+        return tuple(dict.fromkeys(launch.kernel for launch in self.launches))
+
+    def concrete(self, spec: ProblemSpec, size: str) -> "ConcretePlan":
+        """The plan with every expression evaluated at one size configuration of `spec`."""
+        try:
+            return _bind(self, spec, size)
+        except expr.ExpressionError as exc:
+            raise PlanError(f"{spec.name}: plan at size {size!r}: {exc}") from None
+
+    def to_json(self) -> dict:
+        return {"origin": self.origin,
+                "launches": [{"kernel": l.kernel, "grid": list(l.grid), "block": list(l.block),
+                              "dynamic_smem": l.dynamic_smem, "args": list(l.args)} for l in self.launches],
+                "scratch": [{"name": s.name, "dtype": s.dtype, "shape": list(s.shape), "zero": s.zero}
+                            for s in self.scratch],
+                "scalars": [{"name": s.name, "dtype": s.dtype, "value": s.value} for s in self.scalars]}
+
+
+@dataclass(frozen=True)
+class ConcreteLaunch:
+    kernel: str
+    grid: tuple[int, int, int]
+    block: tuple[int, int, int]
+    dynamic_smem: int
+    args: tuple[str, ...]
+
+    @property
+    def threads(self) -> int:
+        return _product(self.grid) * _product(self.block)
+
+
+@dataclass(frozen=True)
+class ConcreteScratch:
+    name: str
+    dtype: str
+    shape: tuple[int, ...]
+    zero: bool
+
+
+@dataclass(frozen=True)
+class ConcretePlan:
+    launches: tuple
+    scratch: tuple
+    scalars: dict         # plan scalar name -> (dtype, int value)
+
+
+# ---- finding and parsing --------------------------------------------------------------------------
+
+def plan_text(source: str) -> str | None:
+    """The TOML inside the source's `/* kernelscope:plan ... */` comment, or None without one."""
+    blocks = _BLOCK.findall(source)
+    if len(blocks) > 1:
+        raise PlanError(f"the source has {len(blocks)} '{MARKER}' comments; give one plan")
+    if not blocks:
+        if _MENTION.search(source):
+            raise PlanError(f"a '/* {MARKER}' comment must start a line of its own, with the plan on the "
+                            "lines after it, and end with '*/'")
+        return None
+    return blocks[0]
+
+
+def plan_from_source(source: str, spec: ProblemSpec, *, kernels=None) -> LaunchPlan | None:
+    """The plan a candidate carries, validated against `spec`; None when it carries none.
+
+    `kernels` (the source's __global__ names) lets every launch be checked to name one of them.
+    """
+    text = plan_text(source)
+    if text is None:
+        return None
+    try:
+        table = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise PlanError(f"launch plan: invalid TOML: {exc}") from None
+    return parse_plan(table, spec, kernels=kernels, origin="candidate")
+
+
+def parse_plan(table: dict, spec: ProblemSpec, *, kernels=None, origin: str = "candidate") -> LaunchPlan:
+    """Validate a plan given as a table ({"launch": [...], "scratch": [...], "scalars": [...]})."""
+    where = "launch plan"
+    _known(table, {"launch", "scratch", "scalars"}, where)
+    taken = {a.name for a in spec.arrays()} | {s.name for s in spec.scalars}
+    names = set(taken) | set(next(iter(spec.sizes.values())))   # what expressions may use
+    scalars = []
+    for index, item in enumerate(_tables(table, "scalars", where)):
+        here = f"{where}: [[scalars]] #{index + 1}"
+        _known(item, {"name", "dtype", "value"}, here)
+        name = _new_name(item, taken, here)
+        dtype = item.get("dtype", "int32")
+        if dtype not in INTEGER_DTYPES:
+            raise PlanError(f"{here} {name!r}: dtype must be an integer type ({', '.join(INTEGER_DTYPES)}), "
+                            f"got {dtype!r}")
+        if "value" not in item:
+            raise PlanError(f"{here} {name!r}: 'value' (an expression) is required")
+        _names_known(item["value"], names, f"{here} {name!r}")
+        scalars.append(PlanScalar(name, dtype, item["value"]))
+        taken.add(name)
+        names.add(name)
+    scratch = []
+    for index, item in enumerate(_tables(table, "scratch", where)):
+        here = f"{where}: [[scratch]] #{index + 1}"
+        _known(item, {"name", "dtype", "shape", "zero"}, here)
+        name = _new_name(item, taken, here)
+        dtype = item.get("dtype")
+        if dtype not in DTYPES:
+            raise PlanError(f"{here} {name!r}: dtype must be one of {', '.join(DTYPES)}, got {dtype!r}")
+        shape = item.get("shape")
+        if isinstance(shape, (str, int)) and not isinstance(shape, bool):
+            shape = [shape]
+        if not isinstance(shape, list) or not shape:
+            raise PlanError(f"{here} {name!r}: shape must be a non-empty list of expressions")
+        for dim in shape:
+            _names_known(dim, names, f"{here} {name!r} shape")
+        zero = item.get("zero", False)
+        if not isinstance(zero, bool):
+            raise PlanError(f"{here} {name!r}: zero must be true or false, got {zero!r}")
+        scratch.append(Scratch(name, dtype, tuple(shape), zero))
+        taken.add(name)
+    if len(scratch) > MAX_SCRATCH:
+        raise PlanError(f"{where}: at most {MAX_SCRATCH} scratch buffers, got {len(scratch)}")
+
+    items = _tables(table, "launch", where)
+    if not items:
+        raise PlanError(f"{where}: at least one [[launch]] is required")
+    if len(items) > MAX_LAUNCHES:
+        raise PlanError(f"{where}: at most {MAX_LAUNCHES} launches, got {len(items)}")
+    launches = []
+    for index, item in enumerate(items):
+        here = f"{where}: [[launch]] #{index + 1}"
+        _known(item, {"kernel", "grid", "block", "dynamic_smem", "args"}, here)
+        kernel = item.get("kernel")
+        if not isinstance(kernel, str) or not kernel.isidentifier():
+            raise PlanError(f"{here}: 'kernel' must name a __global__ function, got {kernel!r}")
+        if kernels is not None and kernel not in kernels:
+            found = ", ".join(kernels) or "none"
+            raise PlanError(f"{here}: the source defines no __global__ function {kernel!r} (found: {found})")
+        dims = {key: _dims(item.get(key), f"{here} {key}", names) for key in ("grid", "block")}
+        smem = item.get("dynamic_smem", 0)
+        _names_known(smem, names, f"{here} dynamic_smem")
+        args = item.get("args")
+        if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+            raise PlanError(f"{here}: args must be a list of names (inputs, outputs, scalars, scratch)")
+        unknown = [a for a in args if a not in taken]
+        if unknown:
+            raise PlanError(f"{here}: args name unknown arrays or scalars: {', '.join(unknown)} (known: "
+                            f"{', '.join(sorted(taken))})")
+        launches.append(PlannedLaunch(kernel, dims["grid"], dims["block"], smem, tuple(args)))
+    passed = {a for launch in launches for a in launch.args}
+    missing = [a.name for a in spec.outputs if a.name not in passed]
+    if missing:
+        raise PlanError(f"{where}: no launch is passed the output(s) {', '.join(missing)}")
+    plan = LaunchPlan(tuple(launches), tuple(scratch), tuple(scalars), origin)
+    for size in spec.sizes:          # every size must bind to a launchable plan: fail before the GPU
+        plan.concrete(spec, size)
+    return plan
+
+
+def default_plan(spec: ProblemSpec, kernel: str, launch: LaunchSpec | None = None,
+                 origin: str = "problem") -> LaunchPlan:
+    """The one-launch plan of the problem's [launch], with an implementation's override on top."""
+    merged = _merge_launch(spec.launch, launch)
+    return LaunchPlan((PlannedLaunch(kernel, tuple(merged.grid), tuple(merged.block), merged.dynamic_smem or 0,
+                                     tuple(merged.args)),), origin=origin)
+
+
+def candidate_plan(spec: ProblemSpec, source: str, kernel: str | None, *, launch: LaunchSpec | None = None,
+                   kernels=None) -> LaunchPlan:
+    """How a candidate is launched: its own plan when it carries one, else [launch] (+ `launch`)."""
+    plan = plan_from_source(source, spec, kernels=kernels)
+    if plan is not None:
+        if launch is not None:
+            raise PlanError("the source carries a launch plan and a launch override was given too; use one")
+        return plan
+    if kernel is None:
+        raise PlanError("name the kernel to run, or give the source a launch plan")
+    return default_plan(spec, kernel, launch, origin="problem" if launch is None else "implementation")
+
+
+def implementation_plan(spec: ProblemSpec, implementation, source: str | None = None) -> LaunchPlan:
+    """A corpus implementation's plan: the one in its file, or its [[implementations]] launch override
+    read as a one-launch plan (the same thing written in the spec)."""
+    source = spec.resolve(implementation.file).read_text() if source is None else source
+    carried = plan_from_source(source, spec)
+    if carried is not None:
+        if implementation.launch is not None:
+            raise PlanError(f"{spec.name}: {implementation.file} carries a plan and the spec overrides its "
+                            "launch too; keep one")
+        return replace_origin(carried, "implementation")
+    if implementation.kernel is None:
+        raise PlanError(f"{spec.name}: {implementation.file}: name the kernel or give the file a plan")
+    return default_plan(spec, implementation.kernel, implementation.launch, origin="implementation")
+
+
+def replace_origin(plan: LaunchPlan, origin: str) -> LaunchPlan:
+    return LaunchPlan(plan.launches, plan.scratch, plan.scalars, origin)
+
+
+# ---- binding to a size ----------------------------------------------------------------------------
+
+def _bind(plan: LaunchPlan, spec: ProblemSpec, size: str) -> ConcretePlan:
+    names = dict(spec.variables(size))
+    for key, value in spec.sizes[size].items():   # launch expressions see size variables first
+        names.setdefault(key, value)
+    scalars = {}
+    for scalar in plan.scalars:
+        value = expr.evaluate_int(scalar.value, names)
+        scalars[scalar.name] = (scalar.dtype, value)
+        names[scalar.name] = value
+    scratch = []
+    for buffer in plan.scratch:
+        shape = tuple(expr.evaluate_int(d, names) for d in buffer.shape)
+        if any(d <= 0 for d in shape):
+            raise PlanError(f"{spec.name}: scratch {buffer.name!r} has shape {shape} at size {size!r}; "
+                            "every dimension must be positive")
+        scratch.append(ConcreteScratch(buffer.name, buffer.dtype, shape, buffer.zero))
+    limit = max(SCRATCH_FLOOR_BYTES, SCRATCH_FACTOR * _io_bytes(spec, size))
+    total = sum(_nbytes(s.dtype, s.shape) for s in scratch)
+    if total > limit:
+        raise PlanError(f"{spec.name}: scratch buffers take {total} bytes at size {size!r}, more than the "
+                        f"{limit} allowed ({SCRATCH_FACTOR}x the inputs and outputs, at least "
+                        f"{SCRATCH_FLOOR_BYTES >> 20} MiB)")
+    launches = []
+    for number, launch in enumerate(plan.launches, 1):
+        here = f"{spec.name}: launch #{number} ({launch.kernel}) at size {size!r}"
+        grid, block = _dim3(launch.grid, names), _dim3(launch.block, names)
+        smem = expr.evaluate_int(launch.dynamic_smem, names)
+        if any(d <= 0 for d in grid + block):
+            raise PlanError(f"{here}: grid {grid} block {block}; every dimension must be positive")
+        if _product(block) > MAX_THREADS_PER_BLOCK:
+            raise PlanError(f"{here}: a block of {_product(block)} threads (at most {MAX_THREADS_PER_BLOCK})")
+        if any(g > limit for g, limit in zip(grid, MAX_GRID)):
+            raise PlanError(f"{here}: grid {grid} exceeds the limits {MAX_GRID}")
+        if not 0 <= smem <= MAX_DYNAMIC_SMEM:
+            raise PlanError(f"{here}: dynamic shared memory {smem} bytes (0 to {MAX_DYNAMIC_SMEM})")
+        launches.append(ConcreteLaunch(launch.kernel, grid, block, smem, launch.args))
+    return ConcretePlan(tuple(launches), tuple(scratch), scalars)
+
+
+def _io_bytes(spec: ProblemSpec, size: str) -> int:
+    return sum(_nbytes(a.dtype, spec.shape(a, size)) for a in spec.arrays())
+
+
+def _nbytes(dtype: str, shape) -> int:
+    width = {"float16": 2, "float32": 4, "float64": 8}.get(dtype) or int(re.sub(r"\D", "", dtype)) // 8
+    return width * _product(shape)
+
+
+def _product(values) -> int:
+    total = 1
+    for value in values:
+        total *= value
+    return total
+
+
+def _dim3(texts, names) -> tuple[int, int, int]:
+    dims = [expr.evaluate_int(t, names) for t in texts]
+    return tuple(dims + [1] * (3 - len(dims)))
+
+
+# ---- validation helpers ---------------------------------------------------------------------------
+
+def _tables(table, key, where) -> list:
+    items = table.get(key, [])
+    if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
+        raise PlanError(f"{where}: {key} must be an array of tables ([[{key}]])")
+    return items
+
+
+def _dims(value, where, names) -> tuple:
+    if isinstance(value, (str, int)) and not isinstance(value, bool):
+        value = [value]
+    if not isinstance(value, list) or not 1 <= len(value) <= 3:
+        raise PlanError(f"{where}: must be a list of 1 to 3 expressions")
+    for text in value:
+        _names_known(text, names, where)
+    return tuple(value)
+
+
+def _names_known(text, names: set, where: str) -> None:
+    if isinstance(text, bool) or not isinstance(text, (str, int)):
+        raise PlanError(f"{where}: expected an integer or an expression string, got {text!r}")
+    try:
+        unknown = expr.names_in(text) - names
+    except expr.ExpressionError as exc:
+        raise PlanError(f"{where}: {exc}") from None
+    if unknown:
+        raise PlanError(f"{where}: unknown name(s) {', '.join(sorted(unknown))} in {text!r}")
+
+
+def _new_name(item, taken: set, where: str) -> str:
+    name = item.get("name")
+    if not isinstance(name, str) or not name.isidentifier():
+        raise PlanError(f"{where}: 'name' must be an identifier, got {name!r}")
+    if name in taken:
+        raise PlanError(f"{where}: {name!r} is already an input, output, scalar or scratch name")
+    return name
+
+
+def _known(table, allowed: set, where: str) -> None:
+    if not isinstance(table, dict):
+        raise PlanError(f"{where}: must be a table")
+    unknown = sorted(set(table) - allowed)
+    if unknown:
+        raise PlanError(f"{where}: unknown key(s) {', '.join(unknown)} (allowed: {', '.join(sorted(allowed))})")

@@ -1,0 +1,142 @@
+"""Launch plans: finding them in a candidate, validation messages, binding to sizes (CPU only)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kernelscope.runner import load_spec
+from kernelscope.runner.plan import (MAX_LAUNCHES, PlanError, candidate_plan, default_plan, implementation_plan,
+                                     plan_from_source, plan_text)
+
+ROOT = Path(__file__).resolve().parents[1]
+ROW_SUM = load_spec(ROOT / "corpus" / "row_sum")
+
+TWO_PASS = """\
+/* kernelscope:plan
+[[scalars]]
+name = "chunks"
+value = "ceil_div(cols, 2048)"
+
+[[scratch]]
+name = "partial"
+dtype = "float32"
+shape = ["rows", "chunks"]
+zero = true
+
+[[launch]]
+kernel = "partial_sums"
+grid = ["chunks", "rows"]
+block = ["256"]
+args = ["x", "partial", "rows", "cols", "chunks"]
+
+[[launch]]
+kernel = "finish"
+grid = ["ceil_div(rows, 256)"]
+block = [256]
+dynamic_smem = "4 * 256"
+args = ["partial", "out", "rows", "chunks"]
+*/
+extern "C" __global__ void partial_sums(const float* x, float* partial, int rows, int cols, int chunks) {}
+extern "C" __global__ void finish(const float* partial, float* out, int rows, int chunks) {}
+"""
+KERNELS = ("partial_sums", "finish")
+
+
+def plan_error(source, kernels=KERNELS) -> str:
+    with pytest.raises(PlanError) as caught:
+        plan_from_source(source, ROW_SUM, kernels=kernels)
+    return str(caught.value)
+
+
+def test_a_two_kernel_plan_binds_each_launch_and_its_scratch_at_every_size():
+    plan = plan_from_source(TWO_PASS, ROW_SUM, kernels=KERNELS)
+    assert plan.kernels == KERNELS and plan.origin == "candidate"
+    rows, cols = ROW_SUM.sizes["large"]["rows"], ROW_SUM.sizes["large"]["cols"]
+    chunks = -(-cols // 2048)
+    bound = plan.concrete(ROW_SUM, "large")
+    first, second = bound.launches
+    assert first.grid == (chunks, rows, 1) and first.block == (256, 1, 1)
+    assert second.grid == (-(-rows // 256), 1, 1) and second.dynamic_smem == 1024
+    assert bound.scratch[0].shape == (rows, chunks) and bound.scratch[0].zero
+    assert bound.scalars == {"chunks": ("int32", chunks)}
+    assert first.threads == chunks * rows * 256
+
+
+def test_a_source_without_a_plan_gets_the_problems_launch():
+    source = 'extern "C" __global__ void row_sum(const float* x, float* out, int rows, int cols) {}'
+    plan = candidate_plan(ROW_SUM, source, "row_sum")
+    assert plan.origin == "problem" and len(plan.launches) == 1 and not plan.scratch
+    assert plan.concrete(ROW_SUM, "small").launches[0] == _problem_launch("small")
+
+
+def _problem_launch(size):
+    launch = ROW_SUM.concrete_launch(size)
+    bound = default_plan(ROW_SUM, "row_sum").concrete(ROW_SUM, size).launches[0]
+    assert (bound.grid, bound.block, bound.dynamic_smem, bound.args) == (
+        launch.grid, launch.block, launch.dynamic_smem, launch.args)
+    return bound
+
+
+def test_implementation_overrides_are_read_as_one_launch_plans():
+    for implementation in ROW_SUM.implementations:
+        plan = implementation_plan(ROW_SUM, implementation)
+        launch = ROW_SUM.concrete_launch("large", implementation.launch)
+        bound = plan.concrete(ROW_SUM, "large").launches[0]
+        assert plan.origin == "implementation" and bound.kernel == implementation.kernel
+        assert (bound.grid, bound.block) == (launch.grid, launch.block)
+
+
+@pytest.mark.parametrize("edit, message", [
+    (('"out", "rows", "chunks"]', '"outt", "rows", "chunks"]'), "unknown arrays or scalars: outt"),
+    (('"out", "rows", "chunks"]', '"rows", "chunks"]'), "no launch is passed the output(s) out"),
+    (('kernel = "finish"', 'kernel = "done"'), "no __global__ function 'done'"),
+    (('block = [256]', 'block = [2048]'), "a block of 2048 threads"),
+    (('block = [256]', 'block = []'), "block: must be a list of 1 to 3 expressions"),
+    (('zero = true', 'zero = "yes"'), "zero must be true or false"),
+    (('dtype = "float32"', 'dtype = "float33"'), "dtype must be one of"),
+    (('name = "partial"', 'name = "x"'), "'x' is already an input"),
+    (('value = "ceil_div(cols, 2048)"', 'value = "cols / 0"'), "division by zero"),
+    (('value = "ceil_div(cols, 2048)"', 'value = "__import__(cols)"'), "unsupported syntax"),
+    (('shape = ["rows", "chunks"]', 'shape = ["rows", "depth"]'), "unknown name(s) depth"),
+    (('shape = ["rows", "chunks"]', 'shape = ["rows", "chunks * 0"]'), "every dimension must be positive"),
+    (('shape = ["rows", "chunks"]', 'shape = ["rows", "cols * 1000"]'), "scratch buffers take"),
+    (('dynamic_smem = "4 * 256"', 'dynamic_smem = "300000"'), "dynamic shared memory 300000"),
+    (('grid = ["ceil_div(rows, 256)"]', 'grid = ["ceil_div(rows, 256)", 70000]'), "exceeds the limits"),
+    (('[[launch]]\nkernel = "finish"', '[[launch]]\nkernal = "finish"'), "unknown key(s) kernal"),
+    (('zero = true', 'zero = true\n['), "invalid TOML"),
+])
+def test_broken_plans_fail_with_a_message_naming_the_problem(edit, message):
+    old, new = edit
+    assert old in TWO_PASS
+    assert message in plan_error(TWO_PASS.replace(old, new, 1))
+
+
+def test_a_plan_needs_a_launch_and_at_most_the_launch_limit():
+    assert "at least one [[launch]]" in plan_error("/* kernelscope:plan\n[[scratch]]\nname='s'\ndtype='int32'\n"
+                                                   "shape=[1]\n*/")
+    one = '[[launch]]\nkernel = "finish"\ngrid = [1]\nblock = [32]\nargs = ["out"]\n'
+    assert f"at most {MAX_LAUNCHES} launches" in plan_error("/* kernelscope:plan\n" + one * (MAX_LAUNCHES + 1) + "*/")
+
+
+def test_two_plans_or_a_malformed_marker_are_refused():
+    assert "give one plan" in plan_error(TWO_PASS + TWO_PASS)
+    assert "must start a line of its own" in plan_error("/* kernelscope:plan [[launch]] */")
+    assert plan_text("/* an ordinary comment */ __global__ void k() {}") is None
+
+
+def test_a_plan_and_a_launch_override_together_are_ambiguous():
+    with pytest.raises(PlanError, match="use one"):
+        candidate_plan(ROW_SUM, TWO_PASS, None, launch=ROW_SUM.implementations[0].launch, kernels=KERNELS)
+
+
+def test_a_source_without_plan_or_kernel_name_is_an_error():
+    with pytest.raises(PlanError, match="name the kernel"):
+        candidate_plan(ROW_SUM, "__global__ void a() {}", None)
+
+
+def test_plan_json_round_trips_every_field():
+    document = plan_from_source(TWO_PASS, ROW_SUM, kernels=KERNELS).to_json()
+    assert [l["kernel"] for l in document["launches"]] == list(KERNELS)
+    assert document["scratch"] == [{"name": "partial", "dtype": "float32", "shape": ["rows", "chunks"], "zero": True}]
