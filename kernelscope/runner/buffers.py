@@ -32,3 +32,29 @@ class GuardedArray:
 
     def fill_bytes(self, value: int) -> None:
         self._base[GUARD_BYTES:GUARD_BYTES + self.nbytes] = value
+
+
+class ScratchBuffers:
+    """The declared scratch buffers of one launch (spec.ConcreteScratch records), guarded like the
+    outputs and reset before every launch so that nothing survives from one launch to the next.
+
+    Launch plans with several kernels share one instance and call `reset()` once per plan run."""
+
+    def __init__(self, declared, canary: int):
+        self.declared = tuple(declared)
+        self.buffers = {s.name: GuardedArray(s.shape, s.dtype, canary) for s in self.declared}
+        self._launches = 0
+
+    def arrays(self) -> dict:
+        return {name: guarded.array for name, guarded in self.buffers.items()}
+
+    def reset(self) -> None:
+        """Zero the `zero` buffers; fill the others with a byte that changes every reset, so a kernel
+        that reads scratch before writing it sees different garbage each time."""
+        self._launches += 1
+        garbage = (0x5D + 97 * self._launches) & 0xFF
+        for declared in self.declared:
+            self.buffers[declared.name].fill_bytes(0 if declared.zero else garbage)
+
+    def guards_intact(self) -> bool:
+        return all(g.guards_intact() for g in self.buffers.values())

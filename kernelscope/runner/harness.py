@@ -18,7 +18,7 @@ import numpy
 import nvtx
 
 from kernelscope.runner import verify
-from kernelscope.runner.buffers import GuardedArray
+from kernelscope.runner.buffers import GuardedArray, ScratchBuffers
 from kernelscope.runner.results import SizeVerdict
 from kernelscope.runner.spec import load_spec
 from kernelscope.runner.timing import L2Flusher, dram_floor_ms, summarize, time_launches
@@ -88,13 +88,16 @@ class Harness:
                   for i, a in enumerate(spec.inputs)}
         expected = self._reference(spec, {n: g.array for n, g in inputs.items()}, variables, size, launch)
         outputs = {a.name: GuardedArray(spec.shape(a, size), a.dtype, canary) for a in spec.outputs}
+        scratch = ScratchBuffers(launch.scratch, canary)
         for guarded in outputs.values():
             guarded.fill_bytes(poison)
-        args = _arguments(spec, launch, variables, inputs, outputs)
+        scratch.reset()
+        args = _arguments(spec, launch, variables, inputs, outputs, scratch.arrays())
         _launch(function, launch, args)
         cupy.cuda.Device().synchronize()
 
-        if not all(g.guards_intact() for g in list(outputs.values()) + list(inputs.values())):
+        if not all(g.guards_intact() for g in list(outputs.values()) + list(inputs.values())) \
+                or not scratch.guards_intact():
             _flag(verdict, "out_of_bounds_write")
         input_arrays = {n: g.array for n, g in inputs.items()}
         for array in spec.outputs:
@@ -110,14 +113,15 @@ class Harness:
                 _flag(verdict, flag)
         if verdict.flags:
             verdict.correct = False
-        return inputs, outputs, expected, args, poison
+        return inputs, outputs, expected, args, poison, scratch
 
     def _time(self, spec, function, launch, variables, size, job, verdict, trial_state):
-        inputs, outputs, expected, args, poison = trial_state
+        inputs, outputs, expected, args, poison, scratch = trial_state
 
         def poison_outputs():
             for guarded in outputs.values():
                 guarded.fill_bytes(poison)
+            scratch.reset()
 
         samples = time_launches(lambda: _launch(function, launch, args), repeats=job["repeats"],
                                 warmup=job.get("warmup", 3), flusher=self.flusher, between=poison_outputs)
@@ -178,12 +182,16 @@ class Harness:
         launch = spec.concrete_launch(size, spec.reference.launch)
         if outputs is None:
             outputs = {a.name: cupy.zeros(spec.shape(a, size), dtype=a.dtype) for a in spec.outputs}
+        scratch = ScratchBuffers(launch.scratch, 0)    # the reference gets its own, freshly reset
+        scratch.reset()
         args = []
         for name in launch.args:
             if name in inputs:
                 args.append(inputs[name])
             elif name in outputs:
                 args.append(outputs[name])
+            elif name in scratch.buffers:
+                args.append(scratch.buffers[name].array)
             else:
                 args.append(_scalar(spec, name, variables))
         _launch(function, launch, args)
@@ -239,13 +247,15 @@ class Harness:
         return self._specs[(path, mtime)]
 
 
-def _arguments(spec, launch, variables, inputs, outputs) -> list:
+def _arguments(spec, launch, variables, inputs, outputs, scratch=None) -> list:
     args = []
     for name in launch.args:
         if name in inputs:
             args.append(inputs[name].array)
         elif name in outputs:
             args.append(outputs[name].array)
+        elif scratch and name in scratch:
+            args.append(scratch[name])
         else:
             args.append(_scalar(spec, name, variables))
     return args

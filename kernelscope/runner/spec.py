@@ -27,6 +27,11 @@ class SpecError(InputError):
 DTYPES = ("float16", "float32", "float64", "int8", "int16", "int32", "int64",
           "uint8", "uint16", "uint32", "uint64")
 FLOAT_DTYPES = ("float16", "float32", "float64")
+DTYPE_BYTES = {"float16": 2, "float32": 4, "float64": 8, "int8": 1, "int16": 2, "int32": 4, "int64": 8,
+               "uint8": 1, "uint16": 2, "uint32": 4, "uint64": 8}
+# Scratch is bookkeeping, not a place to keep a copy of the problem: a generous cap per launch keeps
+# a declared buffer from exhausting the GPU.
+MAX_SCRATCH_BYTES = 1 << 30
 STYLES = ("c", "pytorch")
 DISTRIBUTIONS = {"uniform": 2, "normal": 2, "randint": 2}
 _DISTRIBUTION = re.compile(r"^\s*([a-z]+)\s*\((.*)\)\s*$")
@@ -73,11 +78,46 @@ class ScalarSpec:
 
 
 @dataclass(frozen=True)
+class ScratchSpec:
+    """A device buffer the runner allocates for the kernel's own bookkeeping (grid-wide counters,
+    decoupled look-back flags, partial sums): passed by name in `args`, never compared with the
+    reference, and reset before every launch, verified or timed, so it cannot carry anything from
+    one launch to the next. `zero`: filled with zero bytes; otherwise with a byte pattern that
+    changes from launch to launch (the kernel must initialise what it reads)."""
+    name: str
+    dtype: str
+    shape: tuple               # expressions (str) or ints over size variables
+    zero: bool = True
+
+    def concrete(self, names: dict) -> "ConcreteScratch":
+        dims = tuple(expr.evaluate_int(d, names) for d in self.shape)
+        if any(d < 0 for d in dims):
+            raise SpecError(f"scratch {self.name!r} has a negative dimension {dims}")
+        return ConcreteScratch(self.name, self.dtype, dims, self.zero)
+
+
+@dataclass(frozen=True)
+class ConcreteScratch:
+    name: str
+    dtype: str
+    shape: tuple[int, ...]
+    zero: bool
+
+    @property
+    def nbytes(self) -> int:
+        count = 1
+        for dim in self.shape:
+            count *= dim
+        return count * DTYPE_BYTES[self.dtype]
+
+
+@dataclass(frozen=True)
 class LaunchSpec:
     block: tuple
     grid: tuple
     dynamic_smem: object = 0
     args: tuple = ()
+    scratch: tuple = ()        # ScratchSpec declared by this launch, on top of the spec's [[scratch]]
 
 
 @dataclass(frozen=True)
@@ -102,6 +142,7 @@ class ConcreteLaunch:
     block: tuple[int, int, int]
     dynamic_smem: int
     args: tuple[str, ...]
+    scratch: tuple = ()        # ConcreteScratch of the spec's [[scratch]] and the launch's own
 
 
 @dataclass(frozen=True)
@@ -120,6 +161,7 @@ class ProblemSpec:
     description: str = ""
     prompt_source: str | None = None
     implementations: tuple = ()
+    scratch: tuple = ()        # ScratchSpec of [[scratch]], available to every launch
     raw: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -154,6 +196,7 @@ class ProblemSpec:
             block=_dim3(launch.block, names, f"{self.name}: block"),
             dynamic_smem=expr.evaluate_int(launch.dynamic_smem, names),
             args=tuple(launch.args),
+            scratch=tuple(s.concrete(self.sizes[size]) for s in self.scratch + tuple(launch.scratch or ())),
         )
 
     def resolve(self, relative: str) -> Path:
@@ -187,7 +230,7 @@ def load_spec(path) -> ProblemSpec:
 def parse_spec(data: dict, path: Path) -> ProblemSpec:
     where = str(path)
     _known_keys(data, {"name", "style", "description", "prompt_source", "sizes", "inputs", "outputs",
-                       "scalars", "launch", "reference", "tolerance", "implementations"}, where)
+                       "scalars", "launch", "reference", "tolerance", "implementations", "scratch"}, where)
     name = _required(data, "name", str, where)
     style = data.get("style", "c")
     if style not in STYLES:
@@ -200,24 +243,26 @@ def parse_spec(data: dict, path: Path) -> ProblemSpec:
     if not outputs:
         raise SpecError(f"{where}: at least one [[outputs]] entry is required")
     scalars = tuple(_scalar(item, i, where) for i, item in enumerate(data.get("scalars", [])))
+    scratch = parse_scratch(data.get("scratch", []), size_names, where + ": [[scratch]]")
 
-    names = [a.name for a in inputs + outputs] + [s.name for s in scalars]
+    names = [a.name for a in inputs + outputs] + [s.name for s in scalars] + [b.name for b in scratch]
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:
-        raise SpecError(f"{where}: names used twice among inputs, outputs and scalars: {', '.join(duplicates)}")
+        raise SpecError(f"{where}: names used twice among inputs, outputs, scalars and scratch: "
+                        f"{', '.join(duplicates)}")
     for array in inputs + outputs:
         for dim in array.shape:
             _check_names(dim, size_names, f"{where}: shape of {array.name!r}")
     for scalar in scalars:
         _check_names(scalar.value, size_names, f"{where}: value of scalar {scalar.name!r}")
 
-    launch = _launch(data.get("launch"), where + ": [launch]", required=True)
+    launch = _launch(data.get("launch"), where + ": [launch]", required=True, size_names=size_names)
     _check_launch(launch, set(names), size_names | {s.name for s in scalars}, where + ": [launch]")
     for array in inputs + outputs:
         if array.name not in launch.args:
             raise SpecError(f"{where}: [launch].args does not pass {array.name!r} to the kernel")
 
-    reference = _reference(data.get("reference"), where)
+    reference = _reference(data.get("reference"), where, size_names)
     if reference.launch is not None:
         merged = _merge_launch(launch, reference.launch)
         _check_launch(merged, set(names), size_names | {s.name for s in scalars}, where + ": [reference.launch]")
@@ -226,7 +271,8 @@ def parse_spec(data: dict, path: Path) -> ProblemSpec:
     rtol = _tolerance(tolerance.get("rtol", 1e-5), "rtol", where)
     atol = _tolerance(tolerance.get("atol", 1e-5), "atol", where)
 
-    implementations = tuple(_implementation(item, i, where) for i, item in enumerate(data.get("implementations", [])))
+    implementations = tuple(_implementation(item, i, where, size_names)
+                            for i, item in enumerate(data.get("implementations", [])))
     for impl in implementations:
         if impl.launch is not None:
             _check_launch(_merge_launch(launch, impl.launch), set(names),
@@ -235,12 +281,16 @@ def parse_spec(data: dict, path: Path) -> ProblemSpec:
     spec = ProblemSpec(name=name, path=path, sizes=sizes, inputs=inputs, outputs=outputs, scalars=scalars,
                        launch=launch, reference=reference, rtol=rtol, atol=atol, style=style,
                        description=data.get("description", ""), prompt_source=data.get("prompt_source"),
-                       implementations=implementations, raw=data)
+                       implementations=implementations, scratch=scratch, raw=data)
     _check_files(spec, where)
     for size in sizes:       # every configuration must bind into sane shapes and launches
         for array in spec.arrays():
             spec.shape(array, size)
         _check_concrete(spec.concrete_launch(size), where, size)
+    for launch_override in [reference.launch] + [impl.launch for impl in implementations]:
+        if launch_override is not None:
+            for size in sizes:
+                _check_concrete(spec.concrete_launch(size, launch_override), where, size)
     return spec
 
 
@@ -253,6 +303,12 @@ def _check_concrete(launch: ConcreteLaunch, where: str, size: str) -> None:
         raise SpecError(f"{where}: size {size!r} gives a block of {threads} threads (at most 1024)")
     if launch.dynamic_smem < 0:
         raise SpecError(f"{where}: size {size!r} gives negative dynamic shared memory")
+    names = [b.name for b in launch.scratch]
+    if len(set(names)) != len(names):
+        raise SpecError(f"{where}: scratch declared twice: {', '.join(sorted({n for n in names if names.count(n) > 1}))}")
+    total = sum(b.nbytes for b in launch.scratch)
+    if total > MAX_SCRATCH_BYTES:
+        raise SpecError(f"{where}: size {size!r} declares {total} bytes of scratch (at most {MAX_SCRATCH_BYTES})")
 
 
 def _check_files(spec: ProblemSpec, where: str) -> None:
@@ -329,12 +385,12 @@ def _scalar(item, index, where) -> ScalarSpec:
     return ScalarSpec(name, _dtype(item, f"{here} {name!r}"), item["value"])
 
 
-def _launch(table, where, required=False) -> LaunchSpec | None:
+def _launch(table, where, required=False, size_names=None) -> LaunchSpec | None:
     if table is None and not required:
         return None
     if not isinstance(table, dict):
         raise SpecError(f"{where}: must be a table with block, grid and args")
-    _known_keys(table, {"block", "grid", "dynamic_smem", "args"}, where)
+    _known_keys(table, {"block", "grid", "dynamic_smem", "args", "scratch"}, where)
     dims = {}
     for key in ("block", "grid"):
         value = table.get(key)
@@ -351,30 +407,66 @@ def _launch(table, where, required=False) -> LaunchSpec | None:
         raise SpecError(f"{where}: args must be a list of input, output and scalar names")
     if required and args is None:
         raise SpecError(f"{where}: args (the kernel's argument order) is required")
+    scratch = parse_scratch(table.get("scratch", []), size_names, where + ".scratch")
     return LaunchSpec(block=dims["block"], grid=dims["grid"], dynamic_smem=table.get("dynamic_smem"),
-                      args=tuple(args) if args is not None else None)
+                      args=tuple(args) if args is not None else None, scratch=scratch)
+
+
+def parse_scratch(items, size_names, where) -> tuple:
+    """`[[scratch]]` tables (or a launch's `scratch = [...]`) into ScratchSpec records.
+
+    `size_names`: the variables shapes may use (None skips that check, for callers that bind
+    shapes later)."""
+    if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
+        raise SpecError(f"{where}: scratch must be an array of tables with name, dtype and shape")
+    declared = []
+    for index, item in enumerate(items):
+        here = f"{where} #{index + 1}"
+        _known_keys(item, {"name", "dtype", "shape", "zero"}, here)
+        name = _identifier(item, here)
+        dtype = _dtype(item, f"{here} {name!r}")
+        shape = item.get("shape")
+        if isinstance(shape, (str, int)):
+            shape = [shape]
+        if not isinstance(shape, list) or not shape:
+            raise SpecError(f"{here} {name!r}: shape must be a non-empty list of expressions")
+        if size_names is not None:
+            for dim in shape:
+                _check_names(dim, size_names, f"{here}: shape of {name!r}")
+        zero = item.get("zero", True)
+        if not isinstance(zero, bool):
+            raise SpecError(f"{here} {name!r}: zero must be true or false, got {zero!r}")
+        declared.append(ScratchSpec(name, dtype, tuple(shape), zero))
+    return tuple(declared)
 
 
 def _merge_launch(base: LaunchSpec, override: LaunchSpec | None) -> LaunchSpec:
     if override is None:
-        return LaunchSpec(base.block, base.grid, base.dynamic_smem or 0, base.args)
+        return LaunchSpec(base.block, base.grid, base.dynamic_smem or 0, base.args, tuple(base.scratch or ()))
     return LaunchSpec(
         block=override.block or base.block,
         grid=override.grid or base.grid,
         dynamic_smem=override.dynamic_smem if override.dynamic_smem is not None else (base.dynamic_smem or 0),
         args=override.args if override.args is not None else base.args,
+        scratch=tuple(base.scratch or ()) + tuple(override.scratch or ()),
     )
 
 
 def _check_launch(launch: LaunchSpec, arg_names: set, expr_names: set, where: str) -> None:
     for text in launch.block + launch.grid + (launch.dynamic_smem or 0,):
         _check_names(text, expr_names, where)
+    own = [b.name for b in launch.scratch or ()]
+    clashes = sorted(set(own) & arg_names)
+    if clashes:
+        raise SpecError(f"{where}: scratch {', '.join(clashes)} reuses the name of an input, output, "
+                        "scalar or [[scratch]] buffer")
+    arg_names = arg_names | set(own)
     unknown = [a for a in launch.args if a not in arg_names]
     if unknown:
         raise SpecError(f"{where}: args name unknown inputs/outputs/scalars: {', '.join(unknown)}")
 
 
-def _reference(table, where) -> ReferenceSpec:
+def _reference(table, where, size_names=None) -> ReferenceSpec:
     here = f"{where}: [reference]"
     if not isinstance(table, dict):
         raise SpecError(f"{here}: required, with python = \"file.py:function\" or kernel = \"file.cu:name\"")
@@ -389,10 +481,10 @@ def _reference(table, where) -> ReferenceSpec:
     if arrays not in ("cupy", "numpy"):
         raise SpecError(f"{here}: arrays must be cupy or numpy, got {arrays!r}")
     return ReferenceSpec(python=python, kernel=kernel, arrays=arrays,
-                         launch=_launch(table.get("launch"), here + ".launch"))
+                         launch=_launch(table.get("launch"), here + ".launch", size_names=size_names))
 
 
-def _implementation(item, index, where) -> Implementation:
+def _implementation(item, index, where, size_names=None) -> Implementation:
     here = f"{where}: [[implementations]] #{index + 1}"
     if not isinstance(item, dict):
         raise SpecError(f"{here}: must be a table")
@@ -401,7 +493,7 @@ def _implementation(item, index, where) -> Implementation:
     if not isinstance(file, str) or not file:
         raise SpecError(f"{here}: 'file' is required")
     return Implementation(file=file, kernel=item.get("kernel"), strategy=item.get("strategy", ""),
-                          launch=_launch(item.get("launch"), here + ".launch"))
+                          launch=_launch(item.get("launch"), here + ".launch", size_names=size_names))
 
 
 def _dim3(texts, names, where) -> tuple[int, int, int]:
