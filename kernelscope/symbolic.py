@@ -37,24 +37,42 @@ class Indirect(Unevaluable):
 
 
 class Expr:
-    __slots__ = ("_free_names",)   # memo of free_names(): trees are immutable once built
+    """A node of an expression DAG. Nodes never change once built, and the front end builds a
+    variable's value once however often it is read, so `i = i + i;` repeated n times is n nodes
+    shared by reference, not a tree of 2**n leaves. Every walk below therefore visits each distinct
+    node once (memoised per node, or per call for evaluation) and iterates instead of recursing, so
+    neither repeated subexpressions nor long chains of statements cost more than linear time."""
+    # memo slots filled on first use (see _fold); kept on the node because trees never change
+    __slots__ = ("_free_names", "_symbols", "_carried", "_has_load", "_opaque")
+
+    def children(self) -> tuple:
+        """The operand nodes (a loop variable's default counts as one)."""
+        return ()
 
     def evaluate(self, env: dict):
+        return evaluate(self, env)
+
+    def _needs(self, env) -> tuple:
+        """The operands whose values `_combine` needs; raising here means the node has no value
+        whatever its operands are (checked before they are evaluated, as a recursive walk would)."""
+        return self.children()
+
+    def _combine(self, env, values):
         raise NotImplementedError
 
     def symbols(self) -> frozenset:
         """Every free name the value depends on (loop variables' defaults included)."""
-        raise NotImplementedError
+        return _fold(self, "_symbols", _own_symbols)
 
     def has_load(self) -> bool:
-        return False
+        return _fold(self, "_has_load", _own_has_load)
 
     @property
     def thread_dependent(self) -> bool:
         return bool(self.symbols() & THREAD_SYMBOLS) or self._opaque_thread_dependence()
 
     def _opaque_thread_dependence(self) -> bool:
-        return False
+        return _fold(self, "_opaque", _own_opaque_thread_dependence)
 
     # Operators build trees (constant folding keeps them small).
     def __add__(self, other): return binary("+", self, other)
@@ -71,11 +89,8 @@ class Const(Expr):
     def __init__(self, value):
         self.value = value
 
-    def evaluate(self, env):
+    def _combine(self, env, values):
         return self.value
-
-    def symbols(self):
-        return frozenset()
 
     def __str__(self):
         return str(self.value)
@@ -96,23 +111,19 @@ class Sym(Expr):
         self.default = default
         self.varying = varying      # set for variables updated with thread-dependent values in loops
 
-    def evaluate(self, env):
-        value = env.get(self.name, _MISSING)
-        if value is not _MISSING:
-            return value
+    def children(self):
+        return () if self.default is None else (self.default,)
+
+    def _needs(self, env):
+        if self.name in env:
+            return ()
         if self.default is not None:
-            return self.default.evaluate(env)
+            return (self.default,)
         raise Unbound(self.name)
 
-    def symbols(self):
-        own = frozenset({self.name})
-        return own | self.default.symbols() if self.default is not None else own
-
-    def has_load(self):
-        return self.default is not None and self.default.has_load()
-
-    def _opaque_thread_dependence(self):
-        return self.varying or (self.default is not None and self.default.thread_dependent)
+    def _combine(self, env, values):
+        value = env.get(self.name, _MISSING)
+        return value if value is not _MISSING else values[0]
 
     def __str__(self):
         return self.name
@@ -127,17 +138,11 @@ class Load(Expr):
         self.array = array
         self.index = index
 
-    def evaluate(self, env):
+    def children(self):
+        return (self.index,)
+
+    def _needs(self, env):
         raise Indirect(self.array)
-
-    def symbols(self):
-        return self.index.symbols()
-
-    def has_load(self):
-        return True
-
-    def _opaque_thread_dependence(self):
-        return self.index.thread_dependent
 
     def __str__(self):
         return f"{self.array}[{self.index}]"
@@ -153,20 +158,11 @@ class Opaque(Expr):
         self.operands = tuple(operands)
         self.thread_varying = thread_varying
 
-    def evaluate(self, env):
+    def children(self):
+        return self.operands
+
+    def _needs(self, env):
         raise Indirect(self.text)
-
-    def symbols(self):
-        result = frozenset()
-        for operand in self.operands:
-            result |= operand.symbols()
-        return result
-
-    def has_load(self):
-        return True
-
-    def _opaque_thread_dependence(self):
-        return self.thread_varying or any(o.thread_dependent for o in self.operands)
 
     def __str__(self):
         return self.text
@@ -181,19 +177,16 @@ class Binary(Expr):
         self.right = right
         self._apply = _BINARY.get(op)   # looked up once: trees are evaluated many times
 
-    def evaluate(self, env):
+    def children(self):
+        return (self.left, self.right)
+
+    def _needs(self, env):
         if self._apply is None:
             raise Unevaluable(f"operator {self.op}")
-        return self._apply(self.left.evaluate(env), self.right.evaluate(env))
+        return (self.left, self.right)
 
-    def symbols(self):
-        return self.left.symbols() | self.right.symbols()
-
-    def has_load(self):
-        return self.left.has_load() or self.right.has_load()
-
-    def _opaque_thread_dependence(self):
-        return self.left._opaque_thread_dependence() or self.right._opaque_thread_dependence()
+    def _combine(self, env, values):
+        return self._apply(values[0], values[1])
 
     def __str__(self):
         return f"({self.left} {self.op} {self.right})"
@@ -206,8 +199,11 @@ class Unary(Expr):
         self.op = op
         self.operand = operand
 
-    def evaluate(self, env):
-        value = self.operand.evaluate(env)
+    def children(self):
+        return (self.operand,)
+
+    def _combine(self, env, values):
+        value = values[0]
         if self.op == "-":
             return -value
         if self.op == "~":
@@ -215,15 +211,6 @@ class Unary(Expr):
         if self.op == "!":
             return np.logical_not(value).astype(np.int64) if isinstance(value, np.ndarray) else int(not value)
         return value
-
-    def symbols(self):
-        return self.operand.symbols()
-
-    def has_load(self):
-        return self.operand.has_load()
-
-    def _opaque_thread_dependence(self):
-        return self.operand._opaque_thread_dependence()
 
     def __str__(self):
         return f"{self.op}{self.operand}"
@@ -238,22 +225,14 @@ class Select(Expr):
         self.if_true = if_true
         self.if_false = if_false
 
-    def evaluate(self, env):
-        condition = self.condition.evaluate(env)
-        a = self.if_true.evaluate(env)
-        b = self.if_false.evaluate(env)
+    def children(self):
+        return (self.condition, self.if_true, self.if_false)
+
+    def _combine(self, env, values):
+        condition, a, b = values
         if isinstance(condition, np.ndarray) or isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
             return np.where(np.asarray(condition) != 0, a, b)
         return a if condition else b
-
-    def symbols(self):
-        return self.condition.symbols() | self.if_true.symbols() | self.if_false.symbols()
-
-    def has_load(self):
-        return self.condition.has_load() or self.if_true.has_load() or self.if_false.has_load()
-
-    def _opaque_thread_dependence(self):
-        return any(e._opaque_thread_dependence() for e in (self.condition, self.if_true, self.if_false))
 
     def __str__(self):
         return f"({self.condition} ? {self.if_true} : {self.if_false})"
@@ -272,26 +251,104 @@ class Call(Expr):
         self.name = name
         self.args = tuple(args)
 
-    def evaluate(self, env):
-        values = [a.evaluate(env) for a in self.args]
+    def children(self):
+        return self.args
+
+    def _combine(self, env, values):
         function = self.FUNCTIONS[self.name]
         result = function(*values)
         return result if isinstance(result, np.ndarray) else int(result)
 
-    def symbols(self):
-        result = frozenset()
-        for arg in self.args:
-            result |= arg.symbols()
-        return result
-
-    def has_load(self):
-        return any(a.has_load() for a in self.args)
-
-    def _opaque_thread_dependence(self):
-        return any(a._opaque_thread_dependence() for a in self.args)
-
     def __str__(self):
         return f"{self.name}({', '.join(map(str, self.args))})"
+
+
+def evaluate(root: Expr, env: dict):
+    """The value of `root` in `env`: each distinct node is evaluated once (its value is reused by
+    every parent that shares it), operands left to right, so the first node that cannot be
+    evaluated is the one a plain recursive evaluation would have stopped at."""
+    if not root._needs(env):                  # a leaf or a bound name: most calls
+        return root._combine(env, ())
+    values: dict = {}                         # id(node) -> value, valid for this call only
+    stack = [root]
+    while stack:
+        node = stack[-1]
+        key = id(node)
+        if key in values:
+            stack.pop()
+            continue
+        needed = node._needs(env)
+        pending = [child for child in needed if id(child) not in values]
+        if pending:
+            stack.extend(reversed(pending))   # the leftmost operand is evaluated first
+            continue
+        values[key] = node._combine(env, [values[id(child)] for child in needed])
+        stack.pop()
+    return values[id(root)]
+
+
+def _fold(root: Expr, slot: str, own):
+    """`own(node)` for `root`, computed bottom-up once per node of the DAG and kept in `slot`;
+    `own` may read its children's `slot` (already filled when it runs)."""
+    try:
+        return getattr(root, slot)
+    except AttributeError:
+        pass
+    stack = [root]
+    while stack:
+        node = stack[-1]
+        if hasattr(node, slot):
+            stack.pop()
+            continue
+        pending = [child for child in node.children() if not hasattr(child, slot)]
+        if pending:
+            stack.extend(pending)
+            continue
+        setattr(node, slot, own(node))
+        stack.pop()
+    return getattr(root, slot)
+
+
+def _union(sets) -> frozenset:
+    result = frozenset()
+    for names in sets:
+        if names and not names <= result:     # most unions add nothing: keep the existing set
+            result = names if not result else result | names
+    return result
+
+
+def _own_symbols(node: Expr) -> frozenset:
+    inner = _union(child._symbols for child in node.children())
+    return inner | {node.name} if isinstance(node, Sym) else inner
+
+
+def _own_free_names(node: Expr) -> frozenset:
+    if isinstance(node, Sym) and node.default is None:
+        return frozenset({node.name})
+    return _union(child._free_names for child in node.children())
+
+
+def _own_carried(node: Expr) -> frozenset:
+    inner = _union(child._carried for child in node.children())
+    return inner | {node.name} if isinstance(node, Sym) and node.default is not None else inner
+
+
+def _own_has_load(node: Expr) -> bool:
+    if isinstance(node, (Load, Opaque)):
+        return True
+    return any(child._has_load for child in node.children())
+
+
+def _own_opaque_thread_dependence(node: Expr) -> bool:
+    """Thread dependence that the symbol set does not show: varying loop variables, loads at
+    thread-dependent addresses, values of thread-varying intrinsics."""
+    if isinstance(node, Sym):
+        return node.varying or (node.default is not None and node.default.thread_dependent)
+    if isinstance(node, Load):
+        return node.index.thread_dependent
+    if isinstance(node, Opaque):
+        return node.thread_varying or any(o.thread_dependent for o in node.operands)
+    return any(child._opaque for child in node.children())
 
 
 def const(value) -> Const:
@@ -410,25 +467,50 @@ def apply_binary(op: str, a, b):
 def map_tree(expr: Expr, visit) -> Expr:
     """`expr` rebuilt with `visit(node)` in place of every node for which it returns an Expr (that
     node's subtree is then not visited); nodes for which it returns None are kept, their children
-    visited. Loop variables' defaults count as children."""
-    found = visit(expr)
-    if found is not None:
-        return found
-    if isinstance(expr, Sym):
-        return expr if expr.default is None else Sym(expr.name, map_tree(expr.default, visit), expr.varying)
-    if isinstance(expr, Binary):
-        return binary(expr.op, map_tree(expr.left, visit), map_tree(expr.right, visit))
-    if isinstance(expr, Unary):
-        return Unary(expr.op, map_tree(expr.operand, visit))
-    if isinstance(expr, Select):
-        return Select(map_tree(expr.condition, visit), map_tree(expr.if_true, visit), map_tree(expr.if_false, visit))
-    if isinstance(expr, Load):
-        return Load(expr.array, map_tree(expr.index, visit))
-    if isinstance(expr, Call):
-        return Call(expr.name, tuple(map_tree(a, visit) for a in expr.args))
-    if isinstance(expr, Opaque):
-        return Opaque(expr.text, tuple(map_tree(o, visit) for o in expr.operands), expr.thread_varying)
-    return expr
+    visited. Loop variables' defaults count as children. A node shared by several parents is
+    visited and rebuilt once, so the result shares it too."""
+    done: dict = {}                 # id(node) -> its replacement
+    opened: set = set()             # nodes whose children are being rebuilt
+    stack = [expr]
+    while stack:
+        node = stack[-1]
+        key = id(node)
+        if key in done:
+            stack.pop()
+            continue
+        if key not in opened:
+            found = visit(node)
+            if found is not None:
+                done[key] = found
+                stack.pop()
+                continue
+            opened.add(key)
+            stack.extend(reversed([c for c in node.children() if id(c) not in done]))
+            continue
+        done[key] = _rebuild(node, [done[id(c)] for c in node.children()])
+        stack.pop()
+    return done[id(expr)]
+
+
+def _rebuild(node: Expr, children: list) -> Expr:
+    if all(new is old for new, old in zip(children, node.children())):
+        folds = isinstance(node, Binary) and any(isinstance(c, Const) for c in children)
+        return binary(node.op, *children) if folds else node
+    if isinstance(node, Sym):
+        return Sym(node.name, children[0], node.varying)
+    if isinstance(node, Binary):
+        return binary(node.op, *children)
+    if isinstance(node, Unary):
+        return Unary(node.op, children[0])
+    if isinstance(node, Select):
+        return Select(*children)
+    if isinstance(node, Load):
+        return Load(node.array, children[0])
+    if isinstance(node, Call):
+        return Call(node.name, tuple(children))
+    if isinstance(node, Opaque):
+        return Opaque(node.text, tuple(children), node.thread_varying)
+    return node
 
 
 def substitute(expr: Expr, names: dict) -> Expr:
@@ -466,31 +548,10 @@ def free_names(expr: Expr) -> frozenset:
     """Names with no value of their own: parameters and builtins, not loop variables (which carry
     their first-iteration value as a default)."""
     # Asked again and again of the same trees (every access and condition, by several analyses);
-    # trees never change after construction, so the answer is kept on the node.
-    try:
-        return expr._free_names
-    except AttributeError:
-        pass
-    names = _free_names(expr)
-    if isinstance(expr, Expr):
-        expr._free_names = names
-    return names
+    # trees never change after construction, so the answer is kept on each node.
+    return _fold(expr, "_free_names", _own_free_names) if isinstance(expr, Expr) else frozenset()
 
 
-def _free_names(expr) -> frozenset:
-    if isinstance(expr, Sym):
-        return free_names(expr.default) if expr.default is not None else frozenset({expr.name})
-    if isinstance(expr, Binary):
-        return free_names(expr.left) | free_names(expr.right)
-    if isinstance(expr, Unary):
-        return free_names(expr.operand)
-    if isinstance(expr, Select):
-        return free_names(expr.condition) | free_names(expr.if_true) | free_names(expr.if_false)
-    if isinstance(expr, Load):
-        return free_names(expr.index)
-    if isinstance(expr, (Call, Opaque)):
-        result = frozenset()
-        for operand in (expr.args if isinstance(expr, Call) else expr.operands):
-            result |= free_names(operand)
-        return result
-    return frozenset()
+def carried_names(expr: Expr) -> frozenset:
+    """Names of loop-updated variables (symbols with a first-iteration default) the value reads."""
+    return _fold(expr, "_carried", _own_carried)

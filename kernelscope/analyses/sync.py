@@ -233,25 +233,9 @@ def _expressions(record):
     yield from (c.expr for c in record.context.conditions)
 
 
-def _carried_symbols(expr) -> set:
-    found, stack = set(), [expr]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, sx.Sym):
-            if current.default is not None:
-                found.add(current.name)
-                stack.append(current.default)
-        elif isinstance(current, (sx.Binary,)):
-            stack += [current.left, current.right]
-        elif isinstance(current, sx.Unary):
-            stack.append(current.operand)
-        elif isinstance(current, sx.Select):
-            stack += [current.condition, current.if_true, current.if_false]
-        elif isinstance(current, sx.Load):
-            stack.append(current.index)
-        elif isinstance(current, (sx.Call, sx.Opaque)):
-            stack += list(getattr(current, "args", ()) or getattr(current, "operands", ()))
-    return found
+def _carried_symbols(expr) -> frozenset:
+    # kept on the expression's nodes: a walk per record would be exponential in shared subtrees
+    return sx.carried_names(expr)
 
 
 def _nest(events: list[Event]) -> list:

@@ -1,0 +1,116 @@
+"""Symbolic expressions are DAGs: repeated subexpressions cost once, long chains do not recurse.
+
+The costs are pinned by counting how often a node is evaluated (a counting subclass) rather than by
+timing, so the tests say the same on a loaded machine.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kernelscope import symbolic as sx
+
+TID = sx.Sym("threadIdx.x")
+
+
+class Counted(sx.Sym):
+    """A name that counts how often its value is asked for."""
+    __slots__ = ("calls",)
+
+    def __init__(self, name):
+        super().__init__(name)
+        self.calls = 0
+
+    def _combine(self, env, values):
+        self.calls += 1
+        return super()._combine(env, values)
+
+
+def doubled(expr, times):
+    for _ in range(times):
+        expr = sx.Binary("+", expr, expr)     # `i = i + i;`: both operands are the same node
+    return expr
+
+
+def test_a_node_shared_by_every_level_is_evaluated_once():
+    leaf = Counted("threadIdx.x")
+    expr = doubled(leaf, 40)                  # 2**40 leaves as a tree, 41 nodes as a DAG
+    lanes = np.arange(32, dtype=np.int64)
+    assert np.array_equal(expr.evaluate({"threadIdx.x": lanes}), lanes * 2 ** 40)
+    assert leaf.calls == 1
+
+
+def test_doubling_forty_times_gives_the_product():
+    value = doubled(sx.Sym("n"), 40).evaluate({"n": 3})
+    assert value == 3 * 2 ** 40
+
+
+def test_selects_that_read_the_previous_value_three_times_stay_linear():
+    # `i = i > n ? i : i + 1;` 60 times: a tree would hold 3**60 copies of the first i
+    leaf = Counted("i")
+    expr = leaf
+    for _ in range(60):
+        expr = sx.Select(sx.Binary(">", expr, sx.Sym("n")), expr, sx.Binary("+", expr, sx.Const(1)))
+    assert expr.evaluate({"i": 0, "n": 1000}) == 60
+    assert leaf.calls == 1
+
+
+def test_symbol_sets_and_properties_of_a_shared_dag_are_computed_without_blowing_up():
+    expr = doubled(sx.Binary("*", TID, sx.Sym("n")), 200)
+    assert expr.symbols() == {"threadIdx.x", "n"}
+    assert sx.free_names(expr) == {"threadIdx.x", "n"}
+    assert expr.thread_dependent
+    assert not expr.has_load()
+
+
+def test_carried_names_are_the_loop_updated_variables_read():
+    first = sx.Sym("acc", default=sx.Const(0))
+    step = sx.Sym("k", default=sx.Sym("start"))
+    expr = doubled(sx.Binary("+", first, step), 100)
+    assert sx.carried_names(expr) == {"acc", "k"}
+    assert sx.free_names(expr) == {"start"}
+
+
+def test_a_chain_deeper_than_the_recursion_limit_evaluates():
+    expr = TID
+    for _ in range(50_000):                   # `i = i + 1;` fifty thousand times
+        expr = sx.Binary("+", expr, sx.Const(1))
+    lanes = np.arange(32, dtype=np.int64)
+    assert np.array_equal(expr.evaluate({"threadIdx.x": lanes}), lanes + 50_000)
+    assert expr.symbols() == {"threadIdx.x"}
+
+
+def test_the_first_operand_that_has_no_value_decides_the_error():
+    load = sx.Load("a", TID)
+    with pytest.raises(sx.Indirect):
+        sx.Binary("+", load, sx.Sym("unbound")).evaluate({"threadIdx.x": 1})
+    with pytest.raises(sx.Unbound):
+        sx.Binary("+", sx.Sym("unbound"), load).evaluate({"threadIdx.x": 1})
+
+
+def test_a_bound_name_hides_its_default():
+    loop_var = sx.Sym("k", default=sx.Load("a", sx.Const(0)))
+    assert loop_var.evaluate({"k": 5}) == 5
+    with pytest.raises(sx.Indirect):
+        loop_var.evaluate({})
+
+
+def test_replace_loads_keeps_shared_nodes_shared():
+    seen = []
+
+    def stand_in(load):
+        seen.append(load)
+        return sx.Sym(f"@{len(seen)}")
+
+    load = sx.Load("idx", TID)
+    expr = doubled(sx.Binary("*", load, sx.Const(4)), 80)
+    replaced = sx.replace_loads(expr, stand_in)
+    assert len(seen) == 1                      # the one Load node, however many paths reach it
+    assert replaced.evaluate({"@1": 2}) == 2 * 4 * 2 ** 80
+    assert not replaced.has_load()
+
+
+def test_substitution_folds_the_constants_it_brings_in():
+    expr = sx.Binary("*", sx.Sym("TILE"), TID)
+    assert isinstance(sx.substitute(expr, {"TILE": sx.Const(1)}), sx.Sym)
