@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 
 from kernelscope import math_costs
 from kernelscope import symbolic as sx
+from kernelscope.errors import InvalidSource
 from kernelscope.frontend.ctypes import SCALAR_BYTES, TypeTable, normalise_type, precision_of
 from kernelscope.model import Access, Arith, Barrier, Branch, Call, Condition, Context, Loop, SharedArray
 
@@ -282,6 +283,9 @@ class Walker:
             elif node.type == "array_declarator":
                 size_node = node.child_by_field_name("size")
                 size = sx.try_constant(self.expression(size_node).expr) if size_node is not None else None
+                if size is not None and size < 0:
+                    line, column = self.where(size_node)
+                    raise InvalidSource(line, column, f"array has a negative size ({size})")
                 dims = [size] + (dims or [])
                 node = node.child_by_field_name("declarator")
             elif node.type in ("parenthesized_declarator",):

@@ -36,7 +36,7 @@ _NUMBER_BODY = re.compile(r"^\(?-?(?:0[xX][0-9a-fA-F]+|\d+(?:\.\d*)?)[uUlLfF]*\)
 TOKEN = re.compile(
     r"""
     (?P<comment>//[^\n]*|/\*.*?(?:\*/|\Z))
-  | (?P<string>[uUL]?8?R"(?P<delim>[^(\s]*)\(.*?\)(?P=delim)"|[uUL]?8?"(?:\\.|[^"\\\n])*"?|'(?:\\.|[^'\\\n])*'?)
+  | (?P<string>[uUL]?8?R"(?P<delim>[^(\s]*)\(.*?\)(?P=delim)"|[uUL]?8?"[^"\\\n]*(?:\\.[^"\\\n]*)*"?|'[^'\\\n]*(?:\\.[^'\\\n]*)*'?)
   | (?P<ident>[A-Za-z_][A-Za-z0-9_]*)
   | (?P<number>\.?[0-9](?:[eEpP][+-]|[A-Za-z0-9_.'])*)
   | (?P<newline>\n)
