@@ -14,15 +14,18 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import tempfile
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Iterable, Mapping, Optional
 
 from kernelscope.errors import InputError, ToolMissingError
+from kernelscope.limits import LimitExceeded, env_limit, run_limited
 
-PTXAS_TIMEOUT_S = 120
+# nvcc runs on untrusted source: a ceiling on its time and memory keeps `analyze` bounded (past it,
+# --registers auto falls back to the estimate with a note). Normal kernels compile in 1-3 s.
+PTXAS_TIMEOUT_S = env_limit("KERNELSCOPE_NVCC_TIMEOUT_S", 60.0)
+PTXAS_MEMORY_BYTES = int(env_limit("KERNELSCOPE_NVCC_MEMORY_MB", 2048) * 2 ** 20)
 _CACHE_VERSION = 1
 
 
@@ -132,8 +135,11 @@ def _demangle_all(mangled: list[str]) -> list[str]:
     for tool in ("cu++filt", "c++filt"):
         path = shutil.which(tool)
         if path:
-            done = subprocess.run([path], input="\n".join(mangled) + "\n", capture_output=True, text=True,
-                                  timeout=30)
+            try:
+                done = run_limited([path], what=tool, input="\n".join(mangled) + "\n", timeout_s=30,
+                                   memory_bytes=PTXAS_MEMORY_BYTES)
+            except (LimitExceeded, OSError):
+                continue
             lines = done.stdout.splitlines()
             if done.returncode == 0 and len(lines) == len(mangled):
                 return lines
@@ -335,10 +341,8 @@ def _compile(nvcc, source_text, arch, defines, maxrregcount, filename, include_d
         source.write_text(source_text)
         command = _command(nvcc, arch, source, Path(work) / "out.cubin", defines, maxrregcount,
                            include_dirs, extra_options)
-        try:
-            done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, cwd=work)
-        except subprocess.TimeoutExpired:
-            raise InputError(f"nvcc did not finish compiling {filename} within {timeout} s") from None
+        done = run_limited(command, what=f"nvcc compiling {filename}", timeout_s=timeout,
+                           memory_bytes=PTXAS_MEMORY_BYTES, cwd=work)
     if done.returncode != 0:
         output = (done.stderr + done.stdout).replace(str(source), filename)
         raise CompileError(_compile_error_message(filename, output))
