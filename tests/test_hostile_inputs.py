@@ -3,6 +3,9 @@
 Each case writes its input under tmp_path and runs the installed command in a fresh process, so
 that a hang, a crash of the parser or unbounded memory shows up as it would for a user. The
 process gets an address-space limit so that a runaway read cannot take the test machine down.
+"Quickly" is the child's CPU time, which a machine busy with other work does not inflate; the wall
+clock only catches a hang. How the time grows with the size of each input is measured by
+benchmarks/bench_hostile.py.
 """
 
 from __future__ import annotations
@@ -14,13 +17,16 @@ import resource
 import shutil
 import subprocess
 import sys
-import time
+import tempfile
+import threading
 from pathlib import Path
 
 import pytest
 
-TIME_LIMIT_S = 5.0
+CPU_LIMIT_S = 5.0                 # user + system time of the analysing process
+HANG_LIMIT_S = 120.0              # wall clock: only a process that never ends gets near it
 MEMORY_LIMIT_BYTES = 2 * 1024 ** 3
+PEAK_RSS_LIMIT_BYTES = 1024 ** 3
 
 
 def kernel_with(expr: str, name: str = "k") -> str:
@@ -248,6 +254,49 @@ def endless_device_file(tmp: Path) -> Path:
     return Path("/dev/zero")
 
 
+def doubling_statements_24(tmp: Path) -> Path:
+    # each statement reads the previous value twice: 2**24 leaves if expressions were trees
+    return _write_text(tmp / "doubling.cu", _kernel_with_statements("    i = i + i;\n" * 24))
+
+
+def chained_selects_30(tmp: Path) -> Path:
+    return _write_text(tmp / "selects.cu", _kernel_with_statements("    i = i > n ? i : i + 1;\n" * 30))
+
+
+def merged_if_else_30(tmp: Path) -> Path:
+    return _write_text(tmp / "if_else.cu",
+                       _kernel_with_statements("    if (i > n) i = i + 1; else i = i * 2;\n" * 30))
+
+
+def chained_shuffles_25(tmp: Path) -> Path:
+    body = "    v += __shfl_down_sync(0xffffffff, v, 1);\n" * 25
+    return _write_text(tmp / "shuffles.cu", "__global__ void k(float* a)\n{\n    float v = a[threadIdx.x];\n"
+                                            f"{body}    a[threadIdx.x] = v;\n}}\n")
+
+
+def increments_20000(tmp: Path) -> Path:
+    return _write_text(tmp / "increments.cu", _kernel_with_statements("    i = i + 1;\n" * 20_000))
+
+
+def right_nested_sum_40000(tmp: Path) -> Path:
+    return _write_text(tmp / "nested_sum.cu", kernel_with("n + (" * 40_000 + "n" + ")" * 40_000))
+
+
+def string_literal_8mb(tmp: Path) -> Path:
+    literal = "x" * (8 * 1024 * 1024 - 200)
+    return _write_text(tmp / "literal.cu", f'const char* s = "{literal}";\n' + kernel_with("1.0f"))
+
+
+def negative_shared_array_size(tmp: Path) -> Path:
+    return _write_text(tmp / "negative.cu", "__global__ void k(float* a)\n{\n    __shared__ float s[-1];\n"
+                                            "    s[threadIdx.x] = a[0];\n    a[threadIdx.x] = s[0];\n}\n")
+
+
+def _kernel_with_statements(body: str) -> str:
+    return (f"__global__ void k(float* a, int n)\n{{\n    int i = threadIdx.x;\n{body}"
+            "    if (i < n) a[i] = 1.0f;\n}\n")
+
+
 def _write(path: Path, data: bytes) -> Path:
     path.write_bytes(data)
     return path
@@ -279,6 +328,10 @@ def all_3000_kernels_found(document: dict) -> None:
 
 def error_located(document: dict) -> None:
     assert _only_file(document)["errors"], "a syntax error should be reported"
+
+
+def located_error_line(stderr_line: str) -> None:
+    assert "negative.cu:3:" in stderr_line and "negative size" in stderr_line, stderr_line
 
 
 CASES = [
@@ -324,6 +377,14 @@ CASES = [
     (unreadable_file, None, False),
     (named_pipe, None, False),
     (endless_device_file, None, False),
+    (doubling_statements_24, kernel_k_found, True),
+    (chained_selects_30, kernel_k_found, True),
+    (merged_if_else_30, kernel_k_found, True),
+    (chained_shuffles_25, kernel_k_found, True),
+    (increments_20000, kernel_k_found, False),
+    (right_nested_sum_40000, kernel_k_found, False),
+    (string_literal_8mb, kernel_k_found, True),
+    (negative_shared_array_size, located_error_line, False),
 ]
 
 
@@ -339,31 +400,48 @@ def _limit_memory():
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT_BYTES, MEMORY_LIMIT_BYTES))
 
 
+def _run_measured(command: list[str]):
+    """(CompletedProcess, CPU seconds, peak RSS bytes) of one child, killed if it hangs."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        process = subprocess.Popen(command, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
+                                   preexec_fn=_limit_memory)
+        watchdog = threading.Timer(HANG_LIMIT_S, process.kill)
+        watchdog.start()
+        try:
+            _, status, usage = os.wait4(process.pid, 0)
+        finally:
+            watchdog.cancel()
+        process.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        completed = subprocess.CompletedProcess(command, process.returncode, out.read(), err.read())
+    return completed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024
+
+
 @pytest.mark.parametrize("make_input,check,result_required", CASES, ids=[c[0].__name__ for c in CASES])
 def test_hostile_input_gets_result_or_one_line_error_quickly(tmp_path, make_input, check, result_required):
     if make_input is unreadable_file and os.geteuid() == 0:
         pytest.skip("root reads files whatever their mode")
     path = make_input(tmp_path)
     command = _kernelscope_command() + ["analyze", "--format", "json", "--registers", "estimate", str(path)]
-    started = time.monotonic()
-    try:
-        completed = subprocess.run(command, capture_output=True, timeout=TIME_LIMIT_S * 3,
-                                   stdin=subprocess.DEVNULL, preexec_fn=_limit_memory)
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"no answer after {TIME_LIMIT_S * 3:.0f} s")
-    elapsed = time.monotonic() - started
+    completed, cpu_s, peak_rss = _run_measured(command)
     stdout = completed.stdout.decode("utf-8", errors="replace")
     stderr = completed.stderr.decode("utf-8", errors="replace")
 
+    assert completed.returncode != -9, f"no answer after {HANG_LIMIT_S:.0f} s"
     assert "Traceback" not in stdout + stderr, stderr[-2000:]
     assert completed.returncode in (0, 1, 2), f"exit {completed.returncode}: {stderr[-2000:]}"
-    assert elapsed < TIME_LIMIT_S, f"took {elapsed:.1f} s"
+    assert cpu_s < CPU_LIMIT_S, f"took {cpu_s:.1f} s of CPU time"
+    assert peak_rss < PEAK_RSS_LIMIT_BYTES, f"peak memory {peak_rss / 2 ** 20:.0f} MB"
     if completed.returncode == 2:
         assert not result_required, f"expected a result, got: {stderr.strip()}"
         lines = stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].strip(), f"expected one line on stderr, got {lines[:5]}"
         assert "internal error" not in lines[0], lines[0]
+        if check is located_error_line:
+            check(lines[0])
         return
+    assert check is not located_error_line, "expected a located error, got a result"
     document = json.loads(stdout)
     assert document["schema"] == "kernelscope.analysis/1"
     if check is not None:
