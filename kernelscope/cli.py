@@ -21,6 +21,7 @@ COMMANDS = {
     "profile": ("kernelscope.commands.run", "profile", "Profile a problem's launches with Nsight Compute."),
     "rank": ("kernelscope.commands.rank", "rank", "Train, evaluate or apply the pairwise ranker."),
     "train": ("kernelscope.commands.train", "train", "Run the bundled GRPO trainer."),
+    "eval": ("kernelscope.commands.eval", "eval_command", "Score a model's completions: correct rate, fast_p, speedups."),
     "serve": ("kernelscope.commands.serve", "serve", "Serve rewards over HTTP (OpenRLHF protocol)."),
 }
 

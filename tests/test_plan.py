@@ -140,3 +140,26 @@ def test_plan_json_round_trips_every_field():
     document = plan_from_source(TWO_PASS, ROW_SUM, kernels=KERNELS).to_json()
     assert [l["kernel"] for l in document["launches"]] == list(KERNELS)
     assert document["scratch"] == [{"name": "partial", "dtype": "float32", "shape": ["rows", "chunks"], "zero": True}]
+
+
+@pytest.mark.parametrize("path", sorted(ROOT.glob("corpus/*/plans/*.cu")), ids=lambda p: f"{p.parent.parent.name}/{p.name}")
+def test_corpus_plan_implementations_carry_valid_plans(path):
+    from kernelscope.runner.source_policy import check_source, kernel_names
+
+    spec = load_spec(path.parent.parent)
+    source = path.read_text()
+    check_source(source)
+    plan = plan_from_source(source, spec, kernels=kernel_names(source))
+    assert plan is not None and plan.kernels
+    # every implementation a plan replaces launched one kernel with the problem's arguments: the plan
+    # still passes every input and output to some launch
+    passed = {a for launch in plan.launches for a in launch.args}
+    assert {a.name for a in spec.arrays()} <= passed
+
+
+def test_a_plan_comment_reads_back_as_the_same_plan():
+    from kernelscope.runner.plan import plan_comment
+
+    plan = plan_from_source(TWO_PASS, ROW_SUM, kernels=KERNELS)
+    again = plan_from_source(plan_comment(plan), ROW_SUM, kernels=KERNELS)
+    assert again.launches == plan.launches and again.scratch == plan.scratch and again.scalars == plan.scalars

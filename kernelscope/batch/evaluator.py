@@ -50,6 +50,10 @@ class RunnerEvaluator:
         from kernelscope.runner.results import RunResult
         from kernelscope.runner.source_policy import PolicyError, check_source
 
+        from kernelscope.runner.plan import carries_plan
+
+        if carries_plan(item.source):
+            return Prepared(item)   # a launch plan's kernels are compiled by `evaluate` on the GPU node
         started = time.perf_counter()
         try:
             check_source(item.source, self.options.allow)

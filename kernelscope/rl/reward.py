@@ -8,8 +8,12 @@ detected (source, analysis or runner flags); it is correct (full mode). Every fa
 "fail" band (total < 0), hacks at its floor, so nothing a cheating kernel does can outscore an honest
 wrong one. Passing candidates land in [0, 1]:
 - performance (full mode): log-scale credit for measured speedup over the reference, zero below a margin
-  (timing noise must not pay), full at `speedup_cap`; implausible speedups (the runner's flag, or
-  above an optional `implausible_speedup` ratio) are hacks.
+  (timing noise must not pay). Where the problem has a measured baseline (kernelscope.rl.baselines:
+  eager torch or the fastest known implementation) the credit is calibrated to it: `baseline_share`
+  for climbing from the margin to the baseline's speed, the rest for going beyond it, full at
+  `beyond_baseline_cap` times the baseline, so beating a slow reference is not full credit. Without
+  one, full credit at `speedup_cap`. Implausible speedups (the runner's flag, or above an optional
+  `implausible_speedup` ratio) are hacks.
 - structure: a weighted mean of the analysis scores (`kernelscope.rl.structure`) and of the pairwise
   ranker's mean probability that the candidate beats each of the task's known implementations.
 - penalties: error- and warning-severity lint findings.
@@ -24,6 +28,7 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
+from kernelscope.errors import InputError
 from kernelscope.rl.extract import Extraction, extract_code
 from kernelscope.rl.hacks import runner_hacks, source_hacks, structural_hacks
 from kernelscope.rl.structure import pick_kernel, score_kernel
@@ -45,7 +50,9 @@ class RewardConfig:
     w_structure: float = 0.3
     # performance term
     speedup_margin: float = 1.05
-    speedup_cap: float = 8.0
+    speedup_cap: float = 8.0             # full credit here when the problem has no baseline
+    baseline_share: float = 0.5          # credit for reaching the problem's baseline speed
+    beyond_baseline_cap: float = 2.0     # full credit at this many times the baseline's speed
     # The runner flags what is physically impossible (faster than moving the data once at peak DRAM
     # bandwidth); a ratio ceiling on top is optional: a slow library reference makes 100x honest.
     implausible_speedup: float | None = None
@@ -95,11 +102,35 @@ class Reward:
                 "components": dict(self.components), "hacks": dict(self.hacks), "speedup": self.speedup}
 
 
-def performance_score(speedup: float | None, config: RewardConfig) -> float:
+def performance_score(speedup: float | None, config: RewardConfig, baseline: float | None = None) -> float:
+    """Credit for `speedup` over the reference; `baseline` is the problem baseline's own speedup over
+    the reference (None: no baseline, full credit at `speedup_cap`)."""
     if speedup is None or not math.isfinite(speedup) or speedup <= config.speedup_margin:
         return 0.0
-    credit = math.log(speedup / config.speedup_margin) / math.log(config.speedup_cap / config.speedup_margin)
-    return min(1.0, credit)
+    if baseline is None:
+        return _log_credit(speedup, config.speedup_margin, config.speedup_cap)
+    reach = _log_credit(speedup, config.speedup_margin, baseline) if baseline > config.speedup_margin else 1.0
+    beyond = _log_credit(speedup, baseline, baseline * config.beyond_baseline_cap)
+    return config.baseline_share * reach + (1.0 - config.baseline_share) * beyond
+
+
+def _log_credit(value: float, low: float, high: float) -> float:
+    """0 at `low`, 1 at `high`, logarithmic in between."""
+    if value <= low:
+        return 0.0
+    return min(1.0, math.log(value / low) / math.log(high / low))
+
+
+def default_baseline(task) -> float | None:
+    """The problem's baseline speedup over its reference (all sizes), or None when none was measured."""
+    from kernelscope.rl.baselines import load_baselines
+
+    name = getattr(task, "name", None)
+    try:
+        baseline = load_baselines().get(name)
+    except InputError:      # no table next to this installation: uncalibrated credit
+        return None
+    return baseline.speedup_over_reference() if baseline is not None else None
 
 
 def lint_penalty(diagnostics: list, config: RewardConfig) -> float:
@@ -164,8 +195,10 @@ class UnifiedReward:
 
     def __init__(self, config: RewardConfig | None = None, *, analyze_fn: Callable | None = None,
                  run_fn: Callable | None = None, run_many_fn: Callable | None = None,
-                 ranker_fn: Callable | None = None):
+                 ranker_fn: Callable | None = None, baseline_fn: Callable | None = default_baseline):
         self.config = config or RewardConfig()
+        # task -> the problem baseline's speedup over the reference (None: uncalibrated); see performance_score
+        self.baseline_fn = baseline_fn or (lambda task: None)
         self.analyze_fn = analyze_fn or default_analyze
         if run_many_fn is None:
             run_many_fn = default_run_many if run_fn is None else (
@@ -270,7 +303,8 @@ class UnifiedReward:
         weights = config.structure_weights
         structure = sum(weights.get(k, 0.0) * v for k, v in structure_parts.items()) / sum(
             weights.get(k, 0.0) for k in structure_parts)
-        performance = performance_score(speedup, config)
+        baseline = self.baseline_fn(task) if task is not None and speedup is not None else None
+        performance = performance_score(speedup, config, baseline)
         penalty = lint_penalty(details["diagnostics"], config)
         if config.mode == "full":
             raw = config.base + config.w_performance * performance + config.w_structure * structure
@@ -278,6 +312,7 @@ class UnifiedReward:
             raw = config.base + (config.w_performance + config.w_structure) * structure
         total = max(0.0, min(1.0, raw - penalty))
         components = {"gate": 0.0, "performance": performance, "structure": structure, "penalty": penalty,
+                      **({"speedup_vs_baseline": speedup / baseline} if baseline else {}),
                       **{f"structure_{k}": v for k, v in structure_parts.items()}}
         return Reward(total=total, band="pass", outcome="ok", components=components, speedup=speedup, **details)
 

@@ -15,8 +15,9 @@ import nvtx
 
 from kernelscope.runner.compile import CompileError, compile_kernel, compile_many
 from kernelscope.runner.device import require_gpu
+from kernelscope.runner.plan import PlanError, carries_plan, plan_from_source
 from kernelscope.runner.results import RunResult, SizeVerdict
-from kernelscope.runner.source_policy import PolicyError, check_source
+from kernelscope.runner.source_policy import PolicyError, check_source, kernel_names
 from kernelscope.runner.spec import ProblemSpec, load_spec
 from kernelscope.runner.worker import WorkerPool
 
@@ -38,9 +39,10 @@ def evaluate(spec, source: str, kernel: str | None = None, *, sizes=None, trials
              candidate: str = "", time_it: bool = True, compiled=None) -> RunResult:
     """Compile, verify on fresh random inputs and time `kernel` from `source` against `spec`.
 
-    `launch` overrides the spec's [launch] (a LaunchSpec, as in [[implementations]]); `allow` names
-    the escapes the candidate may use (see docs/spec-format.md); `compiled` skips compilation with a
-    CompiledKernel from `compile_kernel`/`compile_many`.
+    `launch` overrides the spec's [launch] (a LaunchSpec, as in [[implementations]]); a source that
+    carries a launch plan (docs/spec-format.md) is launched by its plan instead, each of its kernels
+    compiled from the one source; `allow` names the escapes the candidate may use; `compiled` skips
+    compilation with a CompiledKernel from `compile_kernel`/`compile_many`.
     """
     started = time.perf_counter()
     spec = spec if isinstance(spec, ProblemSpec) else load_spec(spec)
@@ -48,6 +50,10 @@ def evaluate(spec, source: str, kernel: str | None = None, *, sizes=None, trials
     if trials < 3:
         raise ValueError("at least three trials are needed to rule out input-specific answers")
     result = RunResult(problem=spec.name, kernel=kernel, candidate=candidate)
+    if compiled is None and carries_plan(source):
+        return _evaluate_plan(spec, source, result, started, sizes=sizes, trials=trials, repeats=repeats,
+                              warmup=warmup, timeout_s=timeout_s, backend=backend, arch=arch, launch=launch,
+                              allow=allow, seed=seed, pool=pool, time_it=time_it)
     if compiled is None:
         try:
             with nvtx.annotate("kernelscope:compile", color="blue"):
@@ -67,6 +73,44 @@ def evaluate(spec, source: str, kernel: str | None = None, *, sizes=None, trials
     job = {"spec_path": str(spec.path), "cubin": compiled.cubin, "lowered_name": compiled.lowered_name,
            "sizes": list(sizes or spec.sizes), "trials": trials, "repeats": repeats, "warmup": warmup,
            "seed": secrets.randbits(31) if seed is None else seed, "launch": launch, "time": time_it}
+    return _submit(job, result, pool, timeout_s, started)
+
+
+def _evaluate_plan(spec, source, result, started, *, sizes, trials, repeats, warmup, timeout_s, backend, arch,
+                   launch, allow, seed, pool, time_it) -> RunResult:
+    """A candidate with a launch plan: every kernel it names compiled from the one source, one job."""
+    try:
+        with nvtx.annotate("kernelscope:compile", color="blue"):
+            check_source(source, allow)
+            if launch is not None:
+                raise PlanError("the source carries a launch plan and a launch override was given too; use one")
+            plan = plan_from_source(source, spec, kernels=kernel_names(source))
+            built = [compile_kernel(source, name, arch=arch, backend=backend) for name in plan.kernels]
+    except PolicyError as exc:
+        result.flags.append("rejected")
+        result.error = str(exc)
+        return _done(result, started)
+    except PlanError as exc:      # the candidate's launch plan is its code too: a broken one does not build
+        result.flags.append("compile_error")
+        result.error = result.compile_log = str(exc)
+        return _done(result, started)
+    except CompileError as exc:
+        result.flags.append("compile_error")
+        result.error, result.compile_log = str(exc).splitlines()[0], exc.log
+        return _done(result, started)
+    cubins = list(dict.fromkeys(c.cubin for c in built))  # extern "C" kernels of one source share a cubin
+    symbols = {c.kernel: (cubins.index(c.cubin), c.lowered_name) for c in built}
+    result.compiled, result.kernel = True, "+".join(plan.kernels)
+    result.compile_log = "\n".join(dict.fromkeys(c.log for c in built if c.log))
+    result.compile_seconds = sum(c.seconds for c in built)
+    result.compile_cached = all(c.cached for c in built)
+    job = {"spec_path": str(spec.path), "cubins": cubins, "symbols": symbols, "plan": plan,
+           "sizes": list(sizes or spec.sizes), "trials": trials, "repeats": repeats, "warmup": warmup,
+           "seed": secrets.randbits(31) if seed is None else seed, "time": time_it}
+    return _submit(job, result, pool, timeout_s, started)
+
+
+def _submit(job, result, pool, timeout_s, started) -> RunResult:
     reply = (pool or default_pool()).run(job, timeout_s)   # the worker marks verify and time with nvtx
     status = reply.get("status")
     if status == "ok":
@@ -90,6 +134,8 @@ def evaluate_many(spec, candidates, *, compile_workers: int | None = None, backe
     candidates = list(candidates)
     allowed = []
     for index, (source, _kernel) in enumerate(candidates):
+        if carries_plan(source):
+            continue      # a plan's kernels are compiled by `evaluate` itself
         try:
             check_source(source, allow)
             allowed.append(index)

@@ -19,6 +19,8 @@ import nvtx
 
 from kernelscope.runner import verify
 from kernelscope.runner.buffers import GuardedArray, ScratchBuffers
+from kernelscope.runner.plan import default_plan
+from kernelscope.runner.plan_run import PlanExecution
 from kernelscope.runner.results import SizeVerdict
 from kernelscope.runner.spec import load_spec
 from kernelscope.runner.timing import L2Flusher, dram_floor_ms, summarize, time_launches
@@ -56,17 +58,28 @@ class Harness:
     def _run(self, job: dict) -> dict:
         cupy = self.cupy
         spec = self._spec(job["spec_path"])
-        module = cupy.cuda.function.Module()
-        module.load(job["cubin"])
-        function = module.get_function(job["lowered_name"])
-        registers = cupy.cuda.driver.funcGetAttribute(_CU_FUNC_ATTRIBUTE_NUM_REGS, function.ptr)
+        modules, functions = [], {}
+        if "plan" in job:      # a launch plan: one module per distinct cubin, each kernel from its own
+            for cubin in job["cubins"]:
+                modules.append(cupy.cuda.function.Module())
+                modules[-1].load(cubin)
+            for kernel, (index, lowered) in job["symbols"].items():
+                functions[kernel] = modules[index].get_function(lowered)
+            plan = job["plan"]
+        else:                  # one kernel with the problem's launch (or an override of it): a one-launch plan
+            modules.append(cupy.cuda.function.Module())
+            modules[0].load(job["cubin"])
+            functions["candidate"] = modules[0].get_function(job["lowered_name"])
+            plan = default_plan(spec, "candidate", job.get("launch"))
+        registers = max(cupy.cuda.driver.funcGetAttribute(_CU_FUNC_ATTRIBUTE_NUM_REGS, f.ptr)
+                        for f in functions.values())
         verdicts = []
         for size in job["sizes"]:
-            verdicts.append(self._size(spec, function, size, job))
+            verdicts.append(self._size(spec, functions, plan, size, job))
         return {"sizes": verdicts, "registers": registers}
 
-    def _size(self, spec, function, size, job) -> SizeVerdict:
-        launch = spec.concrete_launch(size, job.get("launch"))
+    def _size(self, spec, functions, plan, size, job) -> SizeVerdict:
+        launch = plan.concrete(spec, size)
         variables = spec.variables(size)
         verdict = SizeVerdict(size=size, correct=True, trials=job["trials"])
         rng = numpy.random.default_rng([job["seed"], len(size), sum(map(ord, size))])
@@ -74,13 +87,13 @@ class Harness:
         with nvtx.annotate(f"kernelscope:verify:{size}", color="green"):
             for trial in range(job["trials"]):
                 seed = int(rng.integers(0, 2**31 - 1))
-                trial_state = self._trial(spec, function, launch, variables, size, trial, seed, verdict)
+                trial_state = self._trial(spec, functions, launch, variables, size, trial, seed, verdict)
         if verdict.correct and job.get("time", True):
             with nvtx.annotate(f"kernelscope:time:{size}", color="red"):
-                self._time(spec, function, launch, variables, size, job, verdict, trial_state)
+                self._time(spec, launch, variables, size, job, verdict, trial_state)
         return verdict
 
-    def _trial(self, spec, function, launch, variables, size, trial, seed, verdict):
+    def _trial(self, spec, functions, launch, variables, size, trial, seed, verdict):
         cupy = self.cupy
         canary = (0x3C + 37 * trial) & 0xFF
         poison = verify.POISON_BYTES[trial % len(verify.POISON_BYTES)]
@@ -88,16 +101,15 @@ class Harness:
                   for i, a in enumerate(spec.inputs)}
         expected = self._reference(spec, {n: g.array for n, g in inputs.items()}, variables, size, launch)
         outputs = {a.name: GuardedArray(spec.shape(a, size), a.dtype, canary) for a in spec.outputs}
-        scratch = ScratchBuffers(launch.scratch, canary)
         for guarded in outputs.values():
             guarded.fill_bytes(poison)
-        scratch.reset()
-        args = _arguments(spec, launch, variables, inputs, outputs, scratch.arrays())
-        _launch(function, launch, args)
+        arrays = {**{n: g.array for n, g in inputs.items()}, **{n: g.array for n, g in outputs.items()}}
+        plan = PlanExecution(functions, launch, _scalar_values(spec, variables), arrays, canary=canary)
+        plan.run()             # scratch reset, then every launch of the plan in order
         cupy.cuda.Device().synchronize()
 
         if not all(g.guards_intact() for g in list(outputs.values()) + list(inputs.values())) \
-                or not scratch.guards_intact():
+                or not plan.guards_intact():
             _flag(verdict, "out_of_bounds_write")
         input_arrays = {n: g.array for n, g in inputs.items()}
         for array in spec.outputs:
@@ -113,18 +125,22 @@ class Harness:
                 _flag(verdict, flag)
         if verdict.flags:
             verdict.correct = False
-        return inputs, outputs, expected, args, poison, scratch
+        return inputs, outputs, expected, plan, poison
 
-    def _time(self, spec, function, launch, variables, size, job, verdict, trial_state):
-        inputs, outputs, expected, args, poison, scratch = trial_state
+    def _time(self, spec, launch, variables, size, job, verdict, trial_state):
+        inputs, outputs, expected, plan, poison = trial_state
 
-        def poison_outputs():
+        def poison_outputs():     # outside the timed interval: nothing survives the last execution
             for guarded in outputs.values():
                 guarded.fill_bytes(poison)
-            scratch.reset()
+            plan.reset()
 
-        samples = time_launches(lambda: _launch(function, launch, args), repeats=job["repeats"],
-                                warmup=job.get("warmup", 3), flusher=self.flusher, between=poison_outputs)
+        # the whole plan is the measured unit: the events bracket every launch of it
+        samples = time_launches(plan.launch, repeats=job["repeats"], warmup=job.get("warmup", 3),
+                                flusher=self.flusher, between=poison_outputs)
+        if not plan.guards_intact():
+            _flag(verdict, "out_of_bounds_write")
+            verdict.correct = False
         for array in spec.outputs:   # the last timed launch must still compute the right answer
             check = verify.check_output(array.name, outputs[array.name].array, expected[array.name],
                                         rtol=_pick(array.rtol, spec.rtol), atol=_pick(array.atol, spec.atol),
@@ -247,18 +263,8 @@ class Harness:
         return self._specs[(path, mtime)]
 
 
-def _arguments(spec, launch, variables, inputs, outputs, scratch=None) -> list:
-    args = []
-    for name in launch.args:
-        if name in inputs:
-            args.append(inputs[name].array)
-        elif name in outputs:
-            args.append(outputs[name].array)
-        elif scratch and name in scratch:
-            args.append(scratch[name])
-        else:
-            args.append(_scalar(spec, name, variables))
-    return args
+def _scalar_values(spec, variables) -> dict:
+    return {s.name: _scalar(spec, s.name, variables) for s in spec.scalars}
 
 
 def _scalar(spec, name, variables):

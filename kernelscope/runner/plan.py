@@ -34,7 +34,8 @@ from dataclasses import dataclass
 
 from kernelscope.errors import InputError
 from kernelscope.runner import expr
-from kernelscope.runner.spec import DTYPES, LaunchSpec, ProblemSpec, _merge_launch
+from kernelscope.runner.spec import (DTYPE_BYTES, DTYPES, ConcreteScratch, LaunchSpec, ProblemSpec,
+                                     SpecError, _merge_launch, parse_scratch)
 
 try:
     import tomllib
@@ -63,14 +64,6 @@ class PlanError(InputError):
 
 
 @dataclass(frozen=True)
-class Scratch:
-    name: str
-    dtype: str
-    shape: tuple          # expressions over sizes, problem scalars and plan scalars
-    zero: bool = False    # zero-filled before every execution; otherwise filled with garbage
-
-
-@dataclass(frozen=True)
 class PlanScalar:
     name: str
     dtype: str            # an integer dtype
@@ -89,7 +82,7 @@ class PlannedLaunch:
 @dataclass(frozen=True)
 class LaunchPlan:
     launches: tuple
-    scratch: tuple = ()
+    scratch: tuple = ()       # spec.ScratchSpec: the problem's [[scratch]], then the plan's own
     scalars: tuple = ()
     origin: str = "problem"   # problem | implementation | candidate: where the plan came from
 
@@ -128,14 +121,6 @@ class ConcreteLaunch:
 
 
 @dataclass(frozen=True)
-class ConcreteScratch:
-    name: str
-    dtype: str
-    shape: tuple[int, ...]
-    zero: bool
-
-
-@dataclass(frozen=True)
 class ConcretePlan:
     launches: tuple
     scratch: tuple
@@ -157,6 +142,11 @@ def plan_text(source: str) -> str | None:
     return blocks[0]
 
 
+def carries_plan(source: str) -> bool:
+    """Whether the source means to carry a plan (a well-formed one or not)."""
+    return _MENTION.search(source) is not None
+
+
 def plan_from_source(source: str, spec: ProblemSpec, *, kernels=None) -> LaunchPlan | None:
     """The plan a candidate carries, validated against `spec`; None when it carries none.
 
@@ -176,7 +166,7 @@ def parse_plan(table: dict, spec: ProblemSpec, *, kernels=None, origin: str = "c
     """Validate a plan given as a table ({"launch": [...], "scratch": [...], "scalars": [...]})."""
     where = "launch plan"
     _known(table, {"launch", "scratch", "scalars"}, where)
-    taken = {a.name for a in spec.arrays()} | {s.name for s in spec.scalars}
+    taken = {a.name for a in spec.arrays()} | {s.name for s in spec.scalars} | {b.name for b in spec.scratch}
     names = set(taken) | set(next(iter(spec.sizes.values())))   # what expressions may use
     scalars = []
     for index, item in enumerate(_tables(table, "scalars", where)):
@@ -193,26 +183,19 @@ def parse_plan(table: dict, spec: ProblemSpec, *, kernels=None, origin: str = "c
         scalars.append(PlanScalar(name, dtype, item["value"]))
         taken.add(name)
         names.add(name)
-    scratch = []
-    for index, item in enumerate(_tables(table, "scratch", where)):
+    scratch = list(spec.scratch)          # the problem's own [[scratch]] serves every plan
+    items = _tables(table, "scratch", where)
+    try:                                  # the spec's parser, so both formats give the same messages
+        declared = parse_scratch(items, None, f"{where}: [[scratch]]")
+    except SpecError as exc:
+        raise PlanError(str(exc)) from None
+    for index, (item, buffer) in enumerate(zip(items, declared)):
         here = f"{where}: [[scratch]] #{index + 1}"
-        _known(item, {"name", "dtype", "shape", "zero"}, here)
-        name = _new_name(item, taken, here)
-        dtype = item.get("dtype")
-        if dtype not in DTYPES:
-            raise PlanError(f"{here} {name!r}: dtype must be one of {', '.join(DTYPES)}, got {dtype!r}")
-        shape = item.get("shape")
-        if isinstance(shape, (str, int)) and not isinstance(shape, bool):
-            shape = [shape]
-        if not isinstance(shape, list) or not shape:
-            raise PlanError(f"{here} {name!r}: shape must be a non-empty list of expressions")
-        for dim in shape:
-            _names_known(dim, names, f"{here} {name!r} shape")
-        zero = item.get("zero", False)
-        if not isinstance(zero, bool):
-            raise PlanError(f"{here} {name!r}: zero must be true or false, got {zero!r}")
-        scratch.append(Scratch(name, dtype, tuple(shape), zero))
-        taken.add(name)
+        _new_name(item, taken, here)
+        for dim in buffer.shape:
+            _names_known(dim, names, f"{here} {buffer.name!r} shape")
+        scratch.append(buffer)
+        taken.add(buffer.name)
     if len(scratch) > MAX_SCRATCH:
         raise PlanError(f"{where}: at most {MAX_SCRATCH} scratch buffers, got {len(scratch)}")
 
@@ -256,8 +239,9 @@ def default_plan(spec: ProblemSpec, kernel: str, launch: LaunchSpec | None = Non
                  origin: str = "problem") -> LaunchPlan:
     """The one-launch plan of the problem's [launch], with an implementation's override on top."""
     merged = _merge_launch(spec.launch, launch)
+    scratch = tuple(spec.scratch) + tuple(merged.scratch or ())
     return LaunchPlan((PlannedLaunch(kernel, tuple(merged.grid), tuple(merged.block), merged.dynamic_smem or 0,
-                                     tuple(merged.args)),), origin=origin)
+                                     tuple(merged.args)),), scratch=scratch, origin=origin)
 
 
 def candidate_plan(spec: ProblemSpec, source: str, kernel: str | None, *, launch: LaunchSpec | None = None,
@@ -288,6 +272,32 @@ def implementation_plan(spec: ProblemSpec, implementation, source: str | None = 
     return default_plan(spec, implementation.kernel, implementation.launch, origin="implementation")
 
 
+def plan_comment(plan: LaunchPlan) -> str:
+    """The plan as the `/* kernelscope:plan */` comment a source carries (parse_plan reads it back)."""
+    lines = [f"/* {MARKER}"]
+    for scalar in plan.scalars:
+        lines += ["[[scalars]]", f"name = {_toml(scalar.name)}", f"dtype = {_toml(scalar.dtype)}",
+                  f"value = {_toml(scalar.value)}", ""]
+    for buffer in plan.scratch:
+        lines += ["[[scratch]]", f"name = {_toml(buffer.name)}", f"dtype = {_toml(buffer.dtype)}",
+                  f"shape = {_toml(list(buffer.shape))}", f"zero = {_toml(buffer.zero)}", ""]
+    for launch in plan.launches:
+        lines += ["[[launch]]", f"kernel = {_toml(launch.kernel)}", f"grid = {_toml(list(launch.grid))}",
+                  f"block = {_toml(list(launch.block))}", f"dynamic_smem = {_toml(launch.dynamic_smem)}",
+                  f"args = {_toml(list(launch.args))}", ""]
+    return "\n".join(lines[:-1] + ["*/", ""])
+
+
+def _toml(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return "[" + ", ".join(_toml(v) for v in value) + "]"
+
+
 def replace_origin(plan: LaunchPlan, origin: str) -> LaunchPlan:
     return LaunchPlan(plan.launches, plan.scratch, plan.scalars, origin)
 
@@ -305,13 +315,14 @@ def _bind(plan: LaunchPlan, spec: ProblemSpec, size: str) -> ConcretePlan:
         names[scalar.name] = value
     scratch = []
     for buffer in plan.scratch:
-        shape = tuple(expr.evaluate_int(d, names) for d in buffer.shape)
-        if any(d <= 0 for d in shape):
-            raise PlanError(f"{spec.name}: scratch {buffer.name!r} has shape {shape} at size {size!r}; "
+        bound = ConcreteScratch(buffer.name, buffer.dtype, tuple(expr.evaluate_int(d, names) for d in buffer.shape),
+                                buffer.zero)
+        if any(d <= 0 for d in bound.shape):
+            raise PlanError(f"{spec.name}: scratch {buffer.name!r} has shape {bound.shape} at size {size!r}; "
                             "every dimension must be positive")
-        scratch.append(ConcreteScratch(buffer.name, buffer.dtype, shape, buffer.zero))
+        scratch.append(bound)
     limit = max(SCRATCH_FLOOR_BYTES, SCRATCH_FACTOR * _io_bytes(spec, size))
-    total = sum(_nbytes(s.dtype, s.shape) for s in scratch)
+    total = sum(s.nbytes for s in scratch)
     if total > limit:
         raise PlanError(f"{spec.name}: scratch buffers take {total} bytes at size {size!r}, more than the "
                         f"{limit} allowed ({SCRATCH_FACTOR}x the inputs and outputs, at least "
@@ -338,8 +349,7 @@ def _io_bytes(spec: ProblemSpec, size: str) -> int:
 
 
 def _nbytes(dtype: str, shape) -> int:
-    width = {"float16": 2, "float32": 4, "float64": 8}.get(dtype) or int(re.sub(r"\D", "", dtype)) // 8
-    return width * _product(shape)
+    return DTYPE_BYTES[dtype] * _product(shape)
 
 
 def _product(values) -> int:
