@@ -20,7 +20,7 @@ def build_feedback(reward: Reward, task=None, *, counters: dict | None = None, m
     kernel = getattr(task, "kernel", None) or "the kernel"
     lines = _gate_lines(reward, kernel)
     if reward.outcome == "ok":
-        lines += _performance_lines(reward, counters)
+        lines += _launch_line(reward) + _performance_lines(reward, counters)
     text = "\n".join(lines)
     return text if len(text) <= max_chars else text[:max_chars - 3].rstrip() + "..."
 
@@ -36,7 +36,8 @@ def _gate_lines(reward: Reward, kernel: str) -> list[str]:
         where = "; ".join(f"line {e.get('line')}: {e.get('message')}" for e in errors[:3]) or "no kernel was found"
         return [f"The code does not parse: {where}.", "Fix the syntax and send the whole kernel again."]
     if outcome == "compile_error":
-        return ["The kernel does not compile:", *_compile_errors(getattr(reward.run, "compile_log", "") or ""),
+        log = getattr(reward.run, "compile_log", "") or "\n".join(f"error: {e.get('message')}" for e in reward.errors)
+        return ["The kernel does not compile:", *_compile_errors(log),
                 "Fix these errors; keep the kernel name and argument list unchanged."]
     if outcome == "hack":
         reasons = "; ".join(f"{name.replace('_', ' ')} ({why})" for name, why in reward.hacks.items())
@@ -47,6 +48,16 @@ def _gate_lines(reward: Reward, kernel: str) -> list[str]:
         return ["The output is wrong.", *_mismatch_lines(reward.run),
                 "Check the index arithmetic, the bounds guard and that every output element is written."]
     return [_verdict_line(reward)]
+
+
+def _launch_line(reward: Reward) -> list[str]:
+    """With a launch plan, say which launch the advice is about: the one launching the most threads."""
+    if len(reward.launches) < 2:
+        return []
+    number, launch = max(enumerate(reward.launches, 1), key=lambda item: item[1]["threads"])
+    dims = lambda d: "x".join(str(v) for v in d if v != 1) or "1"
+    return [f"Advice below is about launch #{number} of your plan ({launch['kernel']}, grid {dims(launch['grid'])}, "
+            f"block {dims(launch['block'])}), the one with the most threads."]
 
 
 def _compile_errors(log: str) -> list[str]:

@@ -49,8 +49,35 @@ def task_statement(task) -> str:
         f"Signature (exactly): {signature(task)}",
         f"Arrays: {shapes}.",
         f"It is launched with block = {block} and grid = ({grid}); sizes tested: {sizes}.",
+        plan_lesson(task),
         "The output is checked against a reference on fresh random inputs, then timed. Make it fast.",
     ]).replace("\n\n", "\n")
+
+
+def plan_lesson(task) -> str:
+    """How a candidate chooses its own launch (docs/spec-format.md, "Launch plans"), with this task's names."""
+    arrays = [a.name for a in task.arguments]
+    sizes = next(iter(task.sizes.values()), {})
+    first = next(iter(sizes), "n")
+    return "\n".join([
+        "To launch differently (another grid or block, several kernels, scratch memory), put a launch plan "
+        "in a comment at the top of your code; all launches are timed together. Example:",
+        "```cuda",
+        "/* kernelscope:plan",
+        "[[scratch]]            # optional; zero = true: zeroed before every run, false: garbage",
+        f'name = "partial"\ndtype = "float32"\nshape = ["ceil_div({first}, 1024)"]\nzero = false',
+        "[[launch]]             # one or more, in order; numbers are expressions over the sizes",
+        f'kernel = "step1"\ngrid = ["ceil_div({first}, 1024)"]\nblock = ["256"]\nargs = {_names(arrays + ["partial"])}',
+        "[[launch]]",
+        f'kernel = "step2"\ngrid = ["1"]\nblock = ["1024"]\nargs = {_names(["partial"] + arrays)}',
+        "*/",
+        "```",
+        "args name the kernel's parameters in order: the arrays and scalars above and your scratch buffers.",
+    ])
+
+
+def _names(names) -> str:
+    return "[" + ", ".join(f'"{n}"' for n in names) + "]"
 
 
 def first_turn(task, *, chat: bool) -> str | list:

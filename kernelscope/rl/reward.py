@@ -26,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import math
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any, Callable
 
 from kernelscope.errors import InputError
@@ -96,6 +97,7 @@ class Reward:
     errors: list = field(default_factory=list)  # syntax errors of the file ({"line","column","message"})
     diagnostics: list = field(default_factory=list)
     run: Any = None                        # the runner's RunResult (full mode)
+    launches: list = field(default_factory=list)  # a plan's launches: {"kernel", "grid", "block", "threads"}
 
     def to_json(self) -> dict:
         return {"total": self.total, "band": self.band, "outcome": self.outcome,
@@ -151,6 +153,31 @@ def default_analyze(code: str, *, block=None, bindings=None) -> dict:
             "diagnostics": diagnostics or document.get("diagnostics", [])}
 
 
+def plan_launches(code: str, task) -> list:
+    """The launches (bound at the task's largest size) of the plan `code` carries; [] without one.
+    A malformed plan raises InputError (kernelscope.runner.plan.PlanError)."""
+    from kernelscope.runner.plan import carries_plan, plan_from_source
+
+    if task is None or not carries_plan(code) or not getattr(task, "directory", None):
+        return []
+    spec = _spec(str(task.spec_path))
+    plan = plan_from_source(code, spec)
+    return list(plan.concrete(spec, task.largest_size).launches)
+
+
+def _as_arguments(kernel: dict, launch) -> list:
+    """A kernel's accesses with each parameter's name replaced by the plan argument passed to it."""
+    names = {p.get("name"): arg for p, arg in zip(kernel.get("params", []), launch.args)}
+    return [{**a, "array": names.get(a.get("array"), a.get("array"))} for a in kernel.get("accesses", [])]
+
+
+@lru_cache(maxsize=64)
+def _spec(path: str):
+    from kernelscope.runner import load_spec
+
+    return load_spec(path)
+
+
 class HarnessError(RuntimeError):
     """The runner failed for reasons of its own; the candidate is not to blame (and gets no reward)."""
 
@@ -184,6 +211,8 @@ class _Pending:
     kernel: dict
     task: Any
     details: dict
+    # (kernel analysis, weight) of every launch of the candidate's plan; empty: `kernel` alone
+    launched: list = field(default_factory=list)
 
 
 class UnifiedReward:
@@ -255,12 +284,30 @@ class UnifiedReward:
             for (key, item), run in zip(items, runs):
                 self._cache[key] = self._finish(item, run)
 
+    def _structure_parts(self, launched, task) -> dict:
+        """Analysis scores and ranker probability, averaged over the launched kernels by their threads."""
+        total = sum(weight for _, weight in launched)
+        parts: dict = {}
+        for kernel, weight in launched:
+            scores = score_kernel(kernel).as_dict()
+            scores["ranker"] = self.ranker_fn(kernel, task) if self.ranker_fn and task else 0.5
+            for key, value in scores.items():
+                parts[key] = parts.get(key, 0.0) + value * weight / total
+        return parts
+
     def _fail(self, outcome: str, value: float, **details) -> Reward:
         components = {"gate": value, "performance": 0.0, "structure": 0.0, "penalty": 0.0}
         return Reward(total=value, band="fail", outcome=outcome, components=components, **details)
 
     def _static_phase(self, extraction: Extraction, task) -> Reward | _Pending:
         code = extraction.code
+        try:
+            launches = plan_launches(code, task)
+        except InputError as exc:       # a launch plan that does not parse is the candidate's build error
+            return self._fail("compile_error", self.config.compile_error, extraction=extraction,
+                              errors=[{"line": 1, "column": 1, "message": str(exc)}])
+        if launches:
+            return self._static_plan(extraction, task, launches)
         analysis = self.analyze_fn(code, block=task.block if task else None,
                                    bindings=task.bindings() if task else None)
         wanted = getattr(task, "kernel", None)
@@ -278,6 +325,37 @@ class UnifiedReward:
         if hacks:  # no need to run what is already rejected
             return self._fail("hack", self.config.hack, hacks=hacks, **details)
         return _Pending(code, wanted if wanted in extraction.kernels else None, kernel, task, details)
+
+    def _static_plan(self, extraction: Extraction, task, launches) -> Reward | _Pending:
+        """A candidate with a launch plan: every launch's kernel analysed with that launch's block,
+        weighted by the threads it launches; the heaviest launch stands for the candidate."""
+        code = extraction.code
+        analyses, launched, diagnostics, errors = {}, [], [], []
+        for launch in launches:
+            if launch.block not in analyses:
+                analyses[launch.block] = self.analyze_fn(code, block=launch.block, bindings=task.bindings())
+                diagnostics += analyses[launch.block].get("diagnostics", [])
+                errors = errors or analyses[launch.block].get("errors", [])
+            kernel = next((k for k in analyses[launch.block].get("kernels", []) if k.get("name") == launch.kernel), None)
+            if kernel is None:
+                return self._fail("syntax_error", self.config.compile_error, extraction=extraction, errors=errors,
+                                  diagnostics=diagnostics)
+            launched.append((kernel, launch.threads, launch))
+        unique = {(d.get("rule"), d.get("line"), d.get("column")): d for d in diagnostics}
+        heaviest = max(launched, key=lambda item: item[1])
+        details = {"extraction": extraction, "analysis": heaviest[0], "errors": errors,
+                   "diagnostics": list(unique.values()),
+                   "launches": [{"kernel": l.kernel, "grid": l.grid, "block": l.block, "threads": weight}
+                                for _, weight, l in launched]}
+        inputs = [a.name for a in task.arguments if a.role == "input"]
+        full_precision = not any(d.startswith(("float16", "bfloat16")) for d in task.dtypes)
+        hacks = dict(source_hacks(code, full_precision=full_precision))
+        # the plan as a whole must read every input and write: accesses renamed to the arguments passed
+        hacks.update(structural_hacks({"accesses": [a for kernel, _, launch in launched
+                                                    for a in _as_arguments(kernel, launch)]}, inputs))
+        if hacks:
+            return self._fail("hack", self.config.hack, hacks=hacks, **details)
+        return _Pending(code, None, heaviest[0], task, details, [(kernel, weight) for kernel, weight, _ in launched])
 
     def _finish(self, item: _Pending, run) -> Reward:
         config = self.config
@@ -297,9 +375,8 @@ class UnifiedReward:
         if run is not None and not run.correct:
             return self._fail("incorrect", config.incorrect, speedup=speedup, **details)
 
-        structure_parts = score_kernel(item.kernel).as_dict()
         task = item.task
-        structure_parts["ranker"] = self.ranker_fn(item.kernel, task) if self.ranker_fn and task else 0.5
+        structure_parts = self._structure_parts(item.launched or [(item.kernel, 1)], task)
         weights = config.structure_weights
         structure = sum(weights.get(k, 0.0) * v for k, v in structure_parts.items()) / sum(
             weights.get(k, 0.0) for k in structure_parts)

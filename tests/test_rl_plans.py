@@ -1,0 +1,68 @@
+"""Launch plans on the RL side: prompts teach them, the static reward analyses every launch with its
+own block, scores the plan as a whole and reports a broken plan as the candidate's build error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kernelscope.rl.feedback import build_feedback
+from kernelscope.rl.prompts import task_statement
+from kernelscope.rl.reward import RewardConfig, UnifiedReward
+from kernelscope.rl.tasks import load_task
+
+ROOT = Path(__file__).resolve().parents[1]
+TASK = load_task(ROOT / "corpus" / "col_sum")
+TWO_PASS = (ROOT / "corpus" / "col_sum" / "plans" / "two_pass.cu").read_text()
+
+
+def answer(source: str) -> str:
+    return f"```cuda\n{source}```"
+
+
+def reward(source: str):
+    return UnifiedReward(RewardConfig(mode="static"))(answer(source), TASK)
+
+
+def test_the_prompt_teaches_plans_with_the_tasks_own_names():
+    statement = task_statement(TASK)
+    assert "/* kernelscope:plan" in statement and "[[launch]]" in statement and "[[scratch]]" in statement
+    assert '"x", "out", "rows", "cols"' in statement
+
+
+def test_a_plan_passes_the_static_gates_with_each_launch_analysed_at_its_own_block():
+    analysed = []
+
+    def analyze(code, *, block=None, bindings=None):
+        from kernelscope.rl.reward import default_analyze
+
+        analysed.append(block)
+        return default_analyze(code, block=block, bindings=bindings)
+
+    result = UnifiedReward(RewardConfig(mode="static"), analyze_fn=analyze)(answer(TWO_PASS), TASK)
+    assert result.outcome == "ok" and result.band == "pass", (result.hacks, result.errors)
+    assert [l["kernel"] for l in result.launches] == ["col_sum_strips", "col_sum_finish"]
+    assert analysed == [(256, 1, 1)]              # both launches use 256 threads: analysed once
+    assert result.launches[0]["threads"] > result.launches[1]["threads"]
+    assert result.analysis["name"] == "col_sum_strips"
+
+
+def test_inputs_read_by_any_launch_count_for_the_plan():
+    # the finishing kernel never reads x; the plan does, through its first launch
+    assert "ignores_inputs" not in reward(TWO_PASS).hacks
+    lazy = TWO_PASS.replace("a0 += __ldg(&x[(long)r * cols + c]);", "a0 += 1.0f;").replace(
+        "a1 += __ldg(&x[(long)(r + 1) * cols + c]);", "").replace(
+        "a2 += __ldg(&x[(long)(r + 2) * cols + c]);", "").replace(
+        "a3 += __ldg(&x[(long)(r + 3) * cols + c]);", "").replace("a0 += x[(long)r * cols + c];", "a0 += 1.0f;")
+    assert reward(lazy).hacks.get("ignores_inputs")
+
+
+def test_a_broken_plan_is_a_build_error_and_the_feedback_says_why():
+    broken = TWO_PASS.replace('args = ["partial", "out", "cols", "chunks"]', 'args = ["partial", "cols", "chunks"]')
+    result = reward(broken)
+    assert result.outcome == "compile_error" and result.total < 0
+    assert "output(s) out" in build_feedback(result, TASK)
+
+
+def test_feedback_on_a_passing_plan_names_the_launch_it_is_about():
+    text = build_feedback(reward(TWO_PASS), TASK)
+    assert "launch #1 of your plan (col_sum_strips" in text
