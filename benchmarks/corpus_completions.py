@@ -1,0 +1,45 @@
+"""The corpus's own implementations as model completions, for `kernelscope eval` (CPU).
+
+    python3 benchmarks/corpus_completions.py -o corpus_completions.jsonl
+
+Each implementation becomes one completion: its source in a ```cuda block, with its launch as a
+`/* kernelscope:plan */` comment when the spec overrides the problem's [launch] for it (a completion
+cannot pass overrides; a plan is how a candidate chooses its launch). Files that carry a plan of
+their own are used as they are.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from kernelscope.runner import load_spec
+from kernelscope.runner.plan import carries_plan, implementation_plan, plan_comment
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def completions(corpus: Path):
+    for spec_file in sorted(corpus.glob("*/spec.toml")):
+        spec = load_spec(spec_file)
+        for implementation in spec.implementations:
+            source = spec.resolve(implementation.file).read_text()
+            if implementation.launch is not None and not carries_plan(source):
+                source = plan_comment(implementation_plan(spec, implementation, source)) + source
+            yield {"problem": spec.name, "id": f"{spec.name}/{implementation.file}",
+                   "completion": f"```cuda\n{source.rstrip()}\n```\n"}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", type=Path, default=ROOT / "corpus")
+    parser.add_argument("-o", "--output", type=Path, required=True)
+    args = parser.parse_args()
+    records = list(completions(args.corpus))
+    args.output.write_text("".join(json.dumps(r) + "\n" for r in records))
+    print(f"{len(records)} completions -> {args.output}")
+
+
+if __name__ == "__main__":
+    main()
