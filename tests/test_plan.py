@@ -163,3 +163,13 @@ def test_a_plan_comment_reads_back_as_the_same_plan():
     plan = plan_from_source(TWO_PASS, ROW_SUM, kernels=KERNELS)
     again = plan_from_source(plan_comment(plan), ROW_SUM, kernels=KERNELS)
     assert again.launches == plan.launches and again.scratch == plan.scratch and again.scalars == plan.scalars
+
+
+def test_the_h200_measurements_show_eight_problems_gaining_from_a_plan():
+    import csv
+
+    rows = list(csv.DictReader(open(ROOT / "profiles" / "measured" / "launch_plans_h200.csv")))
+    measured = {r["candidate"].split("/")[-1] for r in rows if r["kind"] == "plan"}
+    assert {p.name for p in ROOT.glob("corpus/*/plans/*.cu")} <= measured
+    faster = {r["problem"] for r in rows if r["correct"] == "True" and float(r["large_ms"]) < float(r["previous_best_large_ms"])}
+    assert len(faster) >= 8

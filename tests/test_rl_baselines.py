@@ -55,3 +55,15 @@ def test_a_malformed_baselines_table_is_an_input_error(tmp_path):
 
 def test_baseline_objects_compare_by_value():
     assert Baseline("a", "reference", "", {"s": 1.0}) == Baseline("a", "reference", "", {"s": 1.0})
+
+
+def test_the_committed_table_has_a_baseline_for_every_corpus_problem_and_size():
+    from pathlib import Path
+
+    from kernelscope.rl.tasks import load_corpus
+
+    corpus = load_corpus(str(Path(__file__).resolve().parents[1] / "corpus"))
+    baselines = load_baselines()
+    for name, task in corpus.items():
+        assert set(baselines[name].reference_ratio) == set(task.sizes), name
+        assert baselines[name].kind == ("torch_eager" if task.style == "pytorch" else "fastest_implementation"), name
