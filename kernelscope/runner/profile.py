@@ -17,7 +17,8 @@ from kernelscope.errors import KernelscopeError, ToolMissingError
 from kernelscope.runner.compile import CompileError, compile_many
 from kernelscope.runner.device import require_gpu
 from kernelscope.runner.ncu import IDENTITY_COLUMNS, METRICS, join_static, ncu_command, parse_ncu_csv
-from kernelscope.runner.source_policy import check_source
+from kernelscope.runner.plan import carries_plan, default_plan, plan_from_source
+from kernelscope.runner.source_policy import check_source, kernel_names
 from kernelscope.runner.spec import LaunchSpec, ProblemSpec, load_spec
 from kernelscope.runner.worker import child_environment
 
@@ -47,26 +48,40 @@ def profile(spec, candidates, *, sizes=None, metrics=METRICS, arch: str | None =
         raise ToolMissingError(f"{ncu!r} (Nsight Compute) is not on PATH")
     sizes = list(sizes or spec.sizes)
     candidates = list(candidates)
+    launch_plans = []      # a candidate's own launch plan, or None: one launch as [launch] says
     for candidate in candidates:
         check_source(candidate.source, allow)
+        carried = carries_plan(candidate.source)
+        if carried and candidate.launch is not None:
+            raise KernelscopeError(f"{candidate.label}: carries a launch plan and a launch override; use one")
+        launch_plans.append(plan_from_source(candidate.source, spec, kernels=kernel_names(candidate.source))
+                            if carried else None)
+    requests = [[(c.source, k) for k in p.kernels] if p else [(c.source, c.kernel)]
+                for c, p in zip(candidates, launch_plans)]
     with nvtx.annotate("kernelscope:compile", color="blue"):
-        built = compile_many([(c.source, c.kernel) for c in candidates], arch=arch, backend=backend)
-    for candidate, compiled in zip(candidates, built):
-        if isinstance(compiled, CompileError):
-            raise KernelscopeError(f"{candidate.label}: {str(compiled).splitlines()[0]}\n{compiled.log.strip()}")
+        flat = compile_many([r for group in requests for r in group], arch=arch, backend=backend)
+    built = []             # per candidate, its compiled kernels
+    for candidate, group in zip(candidates, requests):
+        built.append(flat[:len(group)])
+        flat = flat[len(group):]
+        for compiled in built[-1]:
+            if isinstance(compiled, CompileError):
+                raise KernelscopeError(f"{candidate.label}: {str(compiled).splitlines()[0]}\n{compiled.log.strip()}")
+    launch_plans = [p or default_plan(spec, kernels[0].kernel, c.launch)
+                    for c, p, kernels in zip(candidates, launch_plans, built)]
 
     with tempfile.TemporaryDirectory(prefix="kernelscope-profile-") as tmp:
         plan = {"verdicts_path": os.path.join(tmp, "verdicts.json"), "jobs": [
-            {"spec_path": str(spec.path), "cubin": compiled.cubin, "lowered_name": compiled.lowered_name,
-             "sizes": sizes, "trials": 1, "repeats": 0, "seed": 1234 + index, "launch": candidate.launch,
-             "time": False}
-            for index, (candidate, compiled) in enumerate(zip(candidates, built))]}
+            {"spec_path": str(spec.path), **_kernels_job(kernels, launch_plan),
+             "sizes": sizes, "trials": 1, "repeats": 0, "seed": 1234 + index, "time": False}
+            for index, (kernels, launch_plan) in enumerate(zip(built, launch_plans))]}
         plan_path = os.path.join(tmp, "plan.pkl")
         with open(plan_path, "wb") as handle:
             pickle.dump(plan, handle)
         log_path = os.path.join(tmp, "ncu.csv")
         command = ncu_command([sys.executable, "-m", "kernelscope.runner.profile_target", plan_path],
-                              kernel_names=[c.lowered_name for c in built], metrics=metrics, ncu=ncu_path,
+                              kernel_names=sorted({c.lowered_name for group in built for c in group}),
+                              metrics=metrics, ncu=ncu_path,
                               log_file=log_path)
         with nvtx.annotate("kernelscope:ncu", color="purple"):
             proc = subprocess.run(command, capture_output=True, text=True, timeout=timeout_s,
@@ -80,24 +95,31 @@ def profile(spec, candidates, *, sizes=None, metrics=METRICS, arch: str | None =
         verdicts = json.loads(Path(plan["verdicts_path"]).read_text())
 
     frame = parse_ncu_csv(csv_text)
-    expected = len(candidates) * len(sizes)
+    expected = sum(len(p.launches) for p in launch_plans) * len(sizes)
     if len(frame) != expected:
         raise KernelscopeError(f"ncu profiled {len(frame)} launches, expected {expected}")
     rows, statics = [], []
-    for candidate, compiled in zip(candidates, built):
-        for size in sizes:
-            launch = spec.concrete_launch(size, candidate.launch)
-            rows.append({"candidate": candidate.label, "kernel": compiled.kernel, "size": size,
-                         "grid": "x".join(map(str, launch.grid)), "block": "x".join(map(str, launch.block)),
-                         "threads": _product(launch.grid) * _product(launch.block)})
-            statics.append(_static_kernel(candidate, compiled.kernel, launch, spec.variables(size))
-                           if analyze else None)
+    for candidate, launch_plan in zip(candidates, launch_plans):
+        for size in sizes:        # ncu sees a plan's launches in order, once per size (one trial)
+            for number, launch in enumerate(launch_plan.concrete(spec, size).launches, 1):
+                rows.append({"candidate": candidate.label, "kernel": launch.kernel, "launch": number, "size": size,
+                             "grid": "x".join(map(str, launch.grid)), "block": "x".join(map(str, launch.block)),
+                             "threads": launch.threads})
+                statics.append(_static_kernel(candidate, launch.kernel, launch, spec.variables(size))
+                               if analyze else None)
     import pandas
 
     # ncu's raw page adds every device attribute; keep the identity of each launch and our counters
     counters = frame[[c for c in frame.columns if c in IDENTITY_COLUMNS or c in metrics]]
     frame = pandas.concat([pandas.DataFrame.from_records(rows), counters], axis=1)
     return Profile(frame=join_static(frame, statics), csv_text=csv_text, verdicts=verdicts)
+
+
+def _kernels_job(kernels, launch_plan) -> dict:
+    """The worker's fields for running `launch_plan` with these compiled kernels (one per kernel name)."""
+    cubins = list(dict.fromkeys(c.cubin for c in kernels))
+    return {"cubins": cubins, "symbols": {c.kernel: (cubins.index(c.cubin), c.lowered_name) for c in kernels},
+            "plan": launch_plan}
 
 
 def _static_kernel(candidate: Candidate, kernel: str, launch, bindings) -> dict | None:

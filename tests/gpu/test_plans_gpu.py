@@ -3,6 +3,7 @@ and the runner's checks hold for scratch buffers (fresh every execution, guarded
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -69,3 +70,16 @@ def test_corpus_plan_implementations_are_correct(plan, pool):
     path = ROOT / plan
     result = evaluate(load_spec(path.parent.parent), path.read_text(), None, pool=pool, repeats=5)
     assert result.correct and not [f for f in result.flags if f != "implausible_speedup"], result.to_json()
+
+
+@pytest.mark.skipif(shutil.which("ncu") is None, reason="needs Nsight Compute")
+def test_profile_reports_every_launch_of_a_plan_with_its_own_grid_and_block():
+    from kernelscope.runner.profile import Candidate, profile
+
+    spec = load_spec(ROW_SUM)
+    result = profile(spec, [Candidate("two_pass", (PLANS / "two_pass.cu").read_text())], sizes=["small"])
+    frame = result.frame
+    assert list(frame["kernel"]) == ["chunk_sums", "finish"] and list(frame["launch"]) == [1, 2]
+    rows, cols = spec.sizes["small"]["rows"], spec.sizes["small"]["cols"]
+    assert list(frame["grid"]) == [f"{-(-cols // 256)}x{rows}x1", f"{-(-rows // 128)}x1x1"]
+    assert list(frame["block"]) == ["256x1x1", "128x1x1"]
