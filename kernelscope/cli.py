@@ -26,7 +26,34 @@ COMMANDS = {
 }
 
 
+GLOBAL_FLAGS = frozenset({"-q", "--quiet", "-v", "-vv", "-vvv", "--verbose"})
+
+
+def hoist_global_options(args: list[str]) -> list[str]:
+    """`kernelscope analyze -q x.cu` means `kernelscope -q analyze x.cu`: people put -q/-v/--color
+    after the command as often as before it. Nothing after `--` moves."""
+    front, rest = [], []
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        if arg == "--":
+            rest.extend(args[index:])
+            break
+        if arg in GLOBAL_FLAGS or arg.startswith("--color="):
+            front.append(arg)
+        elif arg == "--color" and index + 1 < len(args):
+            front.extend(args[index:index + 2])
+            index += 1
+        else:
+            rest.append(arg)
+        index += 1
+    return front + rest
+
+
 class LazyGroup(click.Group):
+    def parse_args(self, ctx, args):
+        return super().parse_args(ctx, hoist_global_options(list(args)))
+
     def list_commands(self, ctx):
         return sorted(COMMANDS)
 
@@ -40,7 +67,10 @@ class LazyGroup(click.Group):
             if not exc.name or not exc.name.startswith("kernelscope"):
                 raise
             return _unavailable(name, short_help)
-        return getattr(module, attribute)
+        command = getattr(module, attribute)
+        # the listing of `kernelscope --help` shows the table's one-liners, not docstrings cut mid-sentence
+        command.short_help = command.short_help or short_help
+        return command
 
 
 def _unavailable(name: str, short_help: str) -> click.Command:
@@ -55,9 +85,20 @@ def _unavailable(name: str, short_help: str) -> click.Command:
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="kernelscope")
-def cli():
-    """kernelscope: static and dynamic analysis of CUDA kernels."""
+@click.version_option(__version__, "-V", "--version", prog_name="kernelscope")
+@click.option("-q", "--quiet", is_flag=True, help="Print only results and errors (no progress or summaries).")
+@click.option("-v", "--verbose", count=True, help="Say more about what is being done (repeatable).")
+@click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
+              help="Colour terminal output; NO_COLOR in the environment means never unless 'always'.")
+def cli(quiet, verbose, color):
+    """kernelscope: static and dynamic analysis of CUDA kernels.
+
+    Exit status: 0 success, 1 findings at the failing severity (analyze, lint), 2 usage or input error.
+    """
+    from kernelscope.commands._common import TERMINAL
+
+    TERMINAL.verbosity = -1 if quiet else verbose
+    TERMINAL.color_mode = color
 
 
 def main(argv=None):

@@ -267,10 +267,13 @@ def extract_source(text: str, path: str = "<string>", **options):
 def extract(paths, *, jobs: int | None = 1, progress: bool = False, **options):
     """Feature table of every kernel in the given files and directories (.cu/.cuh).
 
+    `paths`: one path (str or os.PathLike) or an iterable of them.
     `jobs`: worker processes (None = all cores); rows come out in path order either way, so the
     table is the same for any `jobs`. Errors per file are recorded in the `error` column."""
     from kernelscope.frontend.discover import expand_paths
 
+    if isinstance(paths, (str, bytes, os.PathLike)):
+        paths = [os.fsdecode(paths)]   # a string is one path, not a sequence of one-letter paths
     files = [str(p) for p in expand_paths(paths)]
     rows: list[dict] = []
     workers = _workers(jobs, len(files))
@@ -312,6 +315,24 @@ def _frame(rows: list[dict]):
     for name in FEATURE_NAMES:
         frame[name] = frame[name].astype("float64")
     return frame
+
+
+TABLE_SUFFIXES = (".csv", ".parquet", ".jsonl", ".ndjson")
+
+
+def check_output(path: str) -> None:
+    """Fail before any work for an output `write_table` could not write: an unknown suffix, or
+    parquet without pyarrow (found out after minutes of extraction otherwise)."""
+    suffix = Path(path).suffix.lower()
+    if suffix not in TABLE_SUFFIXES:
+        from kernelscope.errors import UsageError
+        raise UsageError(f"unknown output format {suffix or path!r}: use .csv, .parquet or .jsonl")
+    if suffix == ".parquet":
+        import importlib.util
+
+        if importlib.util.find_spec("pyarrow") is None:
+            from kernelscope.errors import ToolMissingError
+            raise ToolMissingError("writing parquet needs pyarrow: pip install 'kernelscope[parquet]'")
 
 
 def write_table(frame, path: str) -> None:

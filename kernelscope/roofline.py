@@ -16,16 +16,41 @@ class RooflinePoint:
 
 def static_points(results, gpu) -> list[RooflinePoint]:
     """One point per kernel at its arithmetic intensity, on the roof it can at best reach."""
-    points = []
+    return static_placement(results, gpu)[0]
+
+
+def static_placement(results, gpu) -> tuple[list[RooflinePoint], list[tuple[str, str]]]:
+    """(points, left out): the kernels a static roofline can place, and (kernel, why) for the others,
+    so that a chart can say which kernels it does not show instead of dropping them silently."""
+    points, left_out = [], []
     for file_result in results:
         for kernel in file_result.kernels:
+            name = kernel.kernel.name
             intensity = kernel.intensity
-            if intensity is None or not intensity.arithmetic_intensity or intensity.arithmetic_intensity == float("inf"):
+            reason = _unplaceable(intensity, kernel)
+            if reason:
+                left_out.append((name, reason))
                 continue
             peak = gpu.peak_flops(intensity.dominant_precision) or gpu.peak_flops("fp32")
             attainable = min(peak, intensity.arithmetic_intensity * gpu.memory_bandwidth_bytes)
-            points.append(RooflinePoint(kernel.kernel.name, intensity.arithmetic_intensity, attainable, "static"))
-    return points
+            points.append(RooflinePoint(name, intensity.arithmetic_intensity, attainable, "static"))
+    return points, left_out
+
+
+def _unplaceable(intensity, result) -> str | None:
+    if intensity is None:
+        return "no intensity analysis"
+    value = intensity.arithmetic_intensity
+    if value is None:
+        from kernelscope.report.readable import intensity_view, launch_values
+
+        hint = intensity_view(intensity, result.kernel, launch_values(result)).hint or "--arg"
+        return f"its FLOPs or bytes depend on sizes not given; bind {hint}"
+    if value == float("inf"):
+        return "no global memory traffic, so no finite intensity"
+    if value == 0:
+        return "no floating-point work; 0 FLOP/B has no place on a log axis"
+    return None
 
 
 def measured_points(path: str) -> list[RooflinePoint]:

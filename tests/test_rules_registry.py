@@ -73,3 +73,21 @@ def test_docs_page_mentions_every_rule():
     page = (Path(__file__).resolve().parent.parent / "docs" / "lint.md").read_text()
     missing = [code for code in AGREED if code not in page]
     assert not missing
+
+
+def test_docs_page_table_says_what_the_registry_says():
+    """Each rule's row in docs/lint.md is its code, name, default severity and summary, word for
+    word, so the page cannot tell a different story from `kernelscope rules`."""
+    import re
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "lint.md").read_text()
+    rows = {m.group(1): m.group(0) for m in re.finditer(r"^\| (KS\d{3}) \|.*\|$", page, re.M)}
+    assert set(rows) == {rule.code for rule in rules.all_rules()}
+    for rule in rules.all_rules():
+        assert rows[rule.code] == f"| {rule.code} | {rule.name} | {rule.severity} | {rule.summary()} |"
+
+
+def test_a_summary_does_not_stop_at_an_ellipsis():
+    summary = rules.get("KS403").summary()
+    assert "..." in summary and summary.endswith(".") and not summary.endswith("...")

@@ -76,3 +76,128 @@ def parse_defines(items) -> dict[str, str]:
             raise click.BadParameter(f"-D expects NAME or NAME=VALUE, got {item!r}")
         defines[name] = value if sep else "1"
     return defines
+
+
+# ---------------------------------------------------------------------------------------------------
+# Options every analysing command shares (analyze, features, roofline): one spelling, one default,
+# one help text each.
+
+DEFAULT_ARCH = "sm_90"
+DEFAULT_REGISTERS = "auto"
+REGISTER_CHOICES = ("auto", "ptxas", "estimate")
+REGISTERS_HELP = ("Registers per thread: auto = nvcc -Xptxas -v when nvcc is on PATH, else an estimate; "
+                  "ptxas = require nvcc; estimate = never run nvcc.  [default: auto]")
+
+
+def analysis_options(command):
+    """--arch, --block, --grid, --arg, -D/--define and --registers, each defaulting to None so that a
+    configuration file can fill what the command line leaves out (see `analysis_settings`)."""
+    options = [
+        click.option("--arch", default=None, metavar="SM",
+                     help=f"GPU architecture to assume (sm_75 ... sm_120).  [default: {DEFAULT_ARCH}]"),
+        click.option("--block", default=None, metavar="SHAPE",
+                     help="Block shape where no launch site gives one: 256, 16x16 or 8x8x4.  [default: 256]"),
+        click.option("--grid", default=None, metavar="SHAPE",
+                     help="Grid shape where no launch site gives one (grid-stride loops, totals): 1024 or 64x64."),
+        click.option("--arg", "args", multiple=True, metavar="NAME=VALUE",
+                     help="Bind a scalar kernel parameter (repeatable): loop counts and strides become numbers."),
+        click.option("-D", "--define", "defines", multiple=True, metavar="NAME[=VALUE]",
+                     help="Define a preprocessor macro, as for the compiler (repeatable)."),
+        click.option("--registers", type=click.Choice(REGISTER_CHOICES), default=None, help=REGISTERS_HELP),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def analysis_settings(arch=None, block=None, grid=None, args=(), defines=(), registers=None, configured=None,
+                      **extra):
+    """kernelscope.analyze.Options from the shared options; `configured` (a lint Settings found for
+    the file) fills arch, block, defines and registers the command line did not give."""
+    from kernelscope.analyze import Options
+
+    defined = parse_defines(defines)
+    if configured is not None and configured.source is not None:
+        arch = arch or configured.arch
+        block_shape = parse_block(block) if block else configured.block
+        defined = {**dict(configured.defines), **defined}
+        registers = registers or configured.registers
+    else:
+        block_shape = parse_block(block)
+    return Options(arch=arch or DEFAULT_ARCH, block=block_shape, grid=parse_block(grid, limit=None),
+                   bindings=parse_bindings(args), defines=defined, registers=registers or DEFAULT_REGISTERS,
+                   **extra)
+
+
+def write_output(text: str, output: str | None) -> None:
+    """To the file named by -o, or standard output. A file that cannot be written is a usage error."""
+    if not output or output == "-":
+        click.echo(text, nl=False, color=True)  # colour, if any, was already decided by the renderer
+        return
+    try:
+        with open(output, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as exc:
+        fail(f"cannot write {output}: {exc.strerror or exc}")
+
+
+# ---------------------------------------------------------------------------------------------------
+# Verbosity, colour and progress: set once by the `kernelscope` group (-q/-v, --color, NO_COLOR)
+
+
+class Terminal:
+    """How much to say on stderr, and whether to colour it. Quiet: errors only; verbose: also what
+    is being done and how long it took."""
+
+    def __init__(self):
+        self.verbosity = 0          # -1 quiet, 0 normal, 1+ verbose
+        self.color_mode = "auto"    # auto | always | never
+
+    @property
+    def quiet(self) -> bool:
+        return self.verbosity < 0
+
+    def color(self, stream=None) -> bool:
+        import os
+
+        if self.color_mode == "always":
+            return True
+        if self.color_mode == "never" or os.environ.get("NO_COLOR", "") != "":  # no-color.org
+            return False
+        stream = stream or sys.stdout
+        return bool(getattr(stream, "isatty", lambda: False)()) and os.environ.get("TERM") != "dumb"
+
+    def note(self, message: str) -> None:
+        """A status line on stderr (not in quiet mode)."""
+        if not self.quiet:
+            click.echo(message, err=True)
+
+    def detail(self, message: str) -> None:
+        """Only with -v."""
+        if self.verbosity > 0:
+            click.echo(message, err=True)
+
+    def progress(self, label: str):
+        """A callback(done, total) drawing a bar on stderr, or None when quiet or not on a terminal
+        (a bar in a CI log is a wall of carriage returns)."""
+        if self.quiet or not sys.stderr.isatty():
+            return None
+        return _Bar(label)
+
+
+class _Bar:
+    def __init__(self, label: str):
+        self.label = label
+
+    def __call__(self, done: int, total: int) -> None:
+        if not total:
+            return
+        width = 30
+        filled = width * done // total
+        sys.stderr.write(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+        if done >= total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+TERMINAL = Terminal()

@@ -6,43 +6,71 @@ import sys
 
 import click
 
-from kernelscope.commands._common import exits_2_on_error, parse_bindings, parse_block, parse_defines
+from kernelscope.commands._common import TERMINAL, analysis_options, analysis_settings, exits_2_on_error, write_output
+
+FORMATS = ("text", "json", "html")
 
 
 @click.command(short_help="Report per-kernel static analysis of CUDA files.")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(dir_okay=True))
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--arch", default="sm_90", show_default=True, help="Target architecture (sm_75 ... sm_120).")
-@click.option("--block", help="Block shape where no launch site gives one: 256, 16x16 or 8x8x4.")
-@click.option("--grid", help="Grid shape where no launch site gives one (same syntax as --block).")
-@click.option("--arg", "args", multiple=True, metavar="NAME=VALUE", help="Bind a scalar parameter.")
+@click.option("--format", "output_format", type=click.Choice(FORMATS), default="text", show_default=True,
+              help="text: for reading; json: the kernelscope.analysis/1 document; html: one self-contained "
+                   "page with the annotated source, occupancy and roofline charts (use with -o).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="Write the report to this file instead of standard output.")
+@analysis_options
 @click.option("--dynamic-smem", type=click.IntRange(min=0), default=None, metavar="BYTES",
-              help="Dynamic shared memory per block.")
-@click.option("--registers", type=click.Choice(["auto", "ptxas", "estimate"]), default="auto", show_default=True,
-              help="Register counts from nvcc -Xptxas -v, or estimated.")
-@click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]", help="Define a macro.")
+              help="Dynamic shared memory per block, where no launch site gives it.")
 @click.option("--preprocess", type=click.Choice(["builtin", "nvcc"]), default="builtin", show_default=True,
               help="Expand macros with the built-in preprocessor or with nvcc -E.")
+@click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None,
+              help="Read [tool.kernelscope] settings from this file instead of searching upwards from each path.")
+@click.option("--explain", is_flag=True, help="Start the text report with a legend of its notation.")
 @exits_2_on_error
-def analyze(paths, output_format, arch, block, grid, args, dynamic_smem, registers, defines, preprocess):
+def analyze(paths, output_format, output, arch, block, grid, args, defines, registers, dynamic_smem, preprocess,
+            config_file, explain):
     """Analyse CUDA files: coalescing, bank conflicts, occupancy, intensity, sync, divergence.
 
-    Exit status: 0 analysed, 1 analysed with error-severity findings, 2 usage or input error."""
-    from kernelscope.analyze import Options, analyze_path, document
-    from kernelscope.frontend.discover import expand_paths
+    Settings not given here (arch, block, define, registers) come from [tool.kernelscope] in
+    pyproject.toml or [kernelscope] in setup.cfg, found as `kernelscope lint` finds them.
 
-    options = Options(arch=arch, block=parse_block(block), grid=parse_block(grid, limit=None), bindings=parse_bindings(args),
-                      defines=parse_defines(defines), registers=registers, dynamic_smem=dynamic_smem,
-                      preprocess=preprocess)
-    _check_arch(arch)
-    results = [analyze_path(path, options) for path in expand_paths(paths)]
-    if output_format == "json":
-        from kernelscope.report.analysis_json import render
-        click.echo(render(document(results)), nl=False)
-    else:
-        from kernelscope.report.analysis_text import render
-        click.echo(render(results))
+    Exit status: 0 analysed, 1 analysed with error-severity findings, 2 usage or input error."""
+    from kernelscope.analyze import analyze_path, document
+    from kernelscope.frontend.discover import expand_paths
+    from kernelscope.lint.config import SettingsResolver
+
+    resolver = SettingsResolver(config_file=config_file)
+    results = []
+    chart_arch = None
+    for path in expand_paths(paths):
+        options = analysis_settings(arch, block, grid, args, defines, registers, configured=resolver.for_path(path),
+                                    dynamic_smem=dynamic_smem, preprocess=preprocess)
+        _check_arch(options.arch)
+        chart_arch = chart_arch or options.arch
+        results.append(analyze_path(path, options))
+        TERMINAL.detail(f"analysed {path}: {len(results[-1].kernels)} kernel(s)")
+    write_output(_render(output_format, results, chart_arch or "sm_90", explain), output)
+    if output:
+        TERMINAL.note(f"kernelscope: {output_format} report of {len(results)} file(s) written to {output}")
     sys.exit(1 if any(r.has_errors for r in results) else 0)
+
+
+def _render(output_format: str, results, arch: str, explain: bool) -> str:
+    if output_format == "json":
+        from kernelscope.analyze import document
+        from kernelscope.report.analysis_json import render
+
+        return render(document(results))
+    if output_format == "html":
+        from kernelscope.analyses.intensity import default_gpu
+        from kernelscope.frontend import read_source
+        from kernelscope.report.analysis_html import render
+
+        sources = {r.path: read_source(r.path).text for r in results}
+        return render(results, sources, default_gpu(arch))
+    from kernelscope.report.analysis_text import render
+
+    return render(results, explain=explain, color=TERMINAL.color()) + "\n"
 
 
 def _check_arch(arch: str) -> None:

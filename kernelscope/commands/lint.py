@@ -10,7 +10,7 @@ import sys
 import click
 
 from kernelscope import rules as registry
-from kernelscope.commands._common import exits_2_on_error, fail, parse_block
+from kernelscope.commands._common import TERMINAL, exits_2_on_error, fail, parse_block
 from kernelscope.model import SEVERITIES
 
 FORMATS = ("text", "json", "sarif", "github")
@@ -54,7 +54,8 @@ def _render(fmt: str, report) -> str:
 @click.option("--arch", default=None, help="GPU architecture to assume, e.g. sm_90 [default: sm_90].")
 @click.option("--block", default=None, help="Block shape where no launch gives one: 256, 16x16, 8x8x4.")
 @click.option("--registers", type=click.Choice(("estimate", "ptxas", "auto")), default=None,
-              help="Registers per thread from an estimate, or from nvcc -Xptxas -v [default: estimate].")
+              help="Registers per thread: auto = nvcc -Xptxas -v when nvcc is on PATH, else an estimate "
+                   "[default: auto].")
 @click.option("-D", "--define", "defines", multiple=True, metavar="NAME[=VALUE]",
               help="Preprocessor definition, as the compiler is given it.")
 @click.option("--include", multiple=True, metavar="GLOB", help="Files to lint inside directories.")
@@ -98,7 +99,7 @@ def lint(paths, fmt, output, select, ignore, severities, fail_on, arch, block, r
     resolver = config.SettingsResolver(overrides, config_file)
     # A baseline being written records everything, not only what an older baseline lacks.
     known = baselines.Baseline(baseline) if baseline and not write_baseline else None
-    report = run_lint(paths, resolver, jobs=jobs, baseline=known)
+    report = run_lint(paths, resolver, jobs=jobs, baseline=known, progress=TERMINAL.progress("lint"))
     if not report.files:
         # A CI step that lints nothing is almost always pointed at the wrong place.
         fail(f"no CUDA files to lint in {', '.join(paths)} (see --include)")
@@ -119,7 +120,7 @@ def lint(paths, fmt, output, select, ignore, severities, fail_on, arch, block, r
             fail(f"cannot write {output}: {exc.strerror or exc}")
     else:
         click.echo(rendered, nl=False)
-    if fmt == "text":
+    if fmt == "text" and not TERMINAL.quiet:
         click.echo(render_summary(report), err=True)
     if report.errors:
         sys.exit(2)
@@ -137,7 +138,8 @@ def _severity_override(item: str) -> tuple:
 
 @click.command(name="rules")
 @click.argument("code", required=False)
-@click.option("--format", "fmt", type=click.Choice(("text", "json")), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(("text", "json")), default="text", show_default=True,
+              help="text for reading, json for tools.")
 @exits_2_on_error
 def rules(code, fmt):
     """List the lint rules, or explain one (by code, e.g. KS101, or by name).

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from kernelscope.commands._common import exits_2_on_error, fail, parse_bindings, parse_block
+from kernelscope.commands._common import TERMINAL, exits_2_on_error, fail, parse_bindings, parse_block
 
 DEFAULT_MEASUREMENTS = "measured/corpus_h200.csv"
 
@@ -76,9 +76,13 @@ def train_command(corpus, measurements, output, report, C):
     from kernelscope.rl.tasks import load_corpus
 
     corpus = corpus or _default_corpus()
+    TERMINAL.note(f"rank train: analysing the corpus in {corpus} ...")
     table = _training_table(corpus, measurements or _default_measurements())
+    TERMINAL.note(f"rank train: {len(table)} measured rows; leave-one-problem-out cross-validation ...")
     evaluation = cross_validate(table, C=C)
+    TERMINAL.note("rank train: fitting the final model ...")
     save_model(train(table, C=C), output)
+    TERMINAL.note("rank train: reward/speed correlation, one held-out model per problem ...")
     correlation = reward_speed_correlation(
         load_corpus(str(corpus)), table, size=_largest_size(table),
         reward_factory=leave_problem_out_rewards(table, RewardConfig(mode="static"), C=C))
@@ -91,11 +95,14 @@ def train_command(corpus, measurements, output, report, C):
 
 @rank.command(name="eval")
 @click.option("--model", type=click.Path(path_type=Path), default=None, help="A .skops model (default: the shipped one).")
-@click.option("--corpus", "corpus", type=click.Path(path_type=Path), default=None)
-@click.option("--measurements", type=click.Path(path_type=Path), default=None)
+@click.option("--corpus", "corpus", type=click.Path(path_type=Path), default=None,
+              help="Folder of problems (default: the checkout's corpus/).")
+@click.option("--measurements", type=click.Path(path_type=Path), default=None,
+              help="Measured times CSV (default: profiles/measured/corpus_h200.csv).")
 @click.option("--min-ratio", type=float, default=1.2, show_default=True,
               help="Only judge pairs whose measured times differ by at least this factor.")
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text")
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="text for reading, json for scripts.")
 @exits_2_on_error
 def eval_command(model, corpus, measurements, min_ratio, output_format):
     """Judge a trained model on measured pairs: accuracy and Kendall tau."""
@@ -127,7 +134,8 @@ def _split_target(text: str) -> tuple[Path, str | None]:
 @click.option("--block", default=None, help="Block shape where no launch site gives one (256, 16x16, ...).")
 @click.option("--arg", "args", multiple=True, help="Bind a scalar parameter, NAME=VALUE (repeatable).")
 @click.option("--model", type=click.Path(path_type=Path), default=None, help="A .skops model (default: the shipped one).")
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text")
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="text for reading, json for scripts.")
 @exits_2_on_error
 def compare_command(first, second, block, args, model, output_format):
     """Predict which of two kernels (A.cu[:KERNEL] B.cu[:KERNEL]) is faster."""

@@ -61,12 +61,15 @@ def _common_options(function):
 @_common_options
 @click.option("--trials", type=click.IntRange(3, None), default=3, show_default=True,
               help="Fresh random input sets per size.")
-@click.option("--repeats", type=click.IntRange(1, None), default=30, show_default=True)
-@click.option("--warmup", type=click.IntRange(0, None), default=3, show_default=True)
+@click.option("--repeats", type=click.IntRange(1, None), default=30, show_default=True,
+              help="Timed launches per size; the median and spread are reported.")
+@click.option("--warmup", type=click.IntRange(0, None), default=3, show_default=True,
+              help="Untimed launches before timing (JIT, caches, clocks).")
 @click.option("--timeout", "timeout_s", type=float, default=60.0, show_default=True,
               help="Seconds a candidate may run before its worker is killed.")
 @click.option("--seed", type=int, default=None, help="Seed for the input sets (default: fresh each run).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "csv"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "csv"]), default="text", show_default=True,
+              help="text for reading, json or csv for scripts.")
 @click.option("--batch", "batch_path", type=click.Path(exists=True, dir_okay=True), default=None,
               help="Evaluate a batch: a .jsonl file of candidates or a folder of problems (docs/batch.md).")
 @click.option("--workers", type=click.IntRange(1, None), default=None,
@@ -123,7 +126,8 @@ def run(spec_path, candidates, sizes, compiler, arch, allow, output, trials, rep
 @click.option("--ncu", default="ncu", show_default=True, help="The Nsight Compute command line tool.")
 @click.option("--raw-csv", type=click.Path(dir_okay=False), help="Also keep ncu's raw CSV here.")
 @click.option("--no-static", is_flag=True, help="Skip the static analysis join.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "csv"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "csv"]), default="text", show_default=True,
+              help="text for reading, json or csv for scripts.")
 @exits_2_on_error
 def profile(spec_path, candidates, sizes, compiler, arch, allow, output, ncu, raw_csv, no_static, fmt):
     """Profile the launches of SPEC's candidates with Nsight Compute (one ncu process for all),

@@ -30,22 +30,33 @@ def analyze_file(text: str, path: str, settings) -> list:
 
 
 def run_lint(paths, resolver: SettingsResolver, *, analyzer=None, jobs: int | None = None,
-             baseline=None) -> LintReport:
+             baseline=None, progress=None) -> LintReport:
     """Lint files and directories. `jobs` worker processes (default: one per CPU; 1 = in process).
-    `analyzer` defaults to `analyze_file`, looked up when called."""
+    `analyzer` defaults to `analyze_file`, looked up when called. `progress(done, total)`, when
+    given, is called as files finish."""
     files = discover(paths, resolver)
     analyzer = analyzer or analyze_file
     tasks = [(path, resolver.for_path(path), analyzer) for path in files]
     jobs = min(jobs or _usable_cpus(), len(tasks))
     if jobs <= 1:
-        outcomes = [_lint_task(task) for task in tasks]
+        outcomes = _reporting((_lint_task(task) for task in tasks), len(tasks), progress)
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            outcomes = list(pool.map(_lint_task, tasks, chunksize=max(1, len(tasks) // (jobs * 8))))
+            outcomes = _reporting(pool.map(_lint_task, tasks, chunksize=max(1, len(tasks) // (jobs * 8))),
+                                  len(tasks), progress)
     if baseline is not None:
         outcomes = [dataclasses.replace(o, findings=tuple(baseline.new_findings(o.findings)))
                     for o in outcomes]
     return LintReport(files=outcomes)
+
+
+def _reporting(outcomes, total: int, progress) -> list:
+    done = []
+    for outcome in outcomes:
+        done.append(outcome)
+        if progress is not None:
+            progress(len(done), total)
+    return done
 
 
 def _usable_cpus() -> int:

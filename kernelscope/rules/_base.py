@@ -50,8 +50,9 @@ class Rule:
     def summary(cls) -> str:
         """The first sentence of "What it does", for listings and SARIF short descriptions."""
         what = " ".join(cls.sections["What it does"].split())
-        end = what.find(". ")
-        return what if end < 0 else what[: end + 1]
+        # a full stop that is not part of an ellipsis ("`const ... __restrict__`" goes on)
+        end = re.search(r"(?<!\.)\.(?!\.)\s", what)
+        return what if end is None else what[: end.start() + 1]
 
     @classmethod
     def family(cls) -> str:
