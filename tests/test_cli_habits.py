@@ -130,3 +130,22 @@ def test_features_extract_takes_a_single_path_as_one_path(tmp_path):
     listed = extract([str(SAXPY)], registers="estimate")
     assert list(one["kernel"]) == list(listed["kernel"]) == ["saxpy", "saxpy_vec4"]
     assert list(extract(SAXPY, registers="estimate")["kernel"]) == ["saxpy", "saxpy_vec4"]  # a Path too
+
+
+def test_quiet_lint_prints_findings_but_no_summary():
+    normal = invoke("lint", "--registers", "estimate", ROOT / "examples" / "transpose.cu")
+    quiet = invoke("lint", "-q", "--registers", "estimate", ROOT / "examples" / "transpose.cu")
+    assert normal.exit_code == quiet.exit_code
+    assert normal.stdout == quiet.stdout and "KS101" in quiet.stdout
+    assert normal.stderr.strip() and not quiet.stderr.strip()
+
+
+def test_lint_reports_progress_to_a_callback():
+    from kernelscope.lint.config import Overrides, SettingsResolver
+    from kernelscope.lint.engine import run_lint
+
+    calls = []
+    report = run_lint([str(ROOT / "examples")], SettingsResolver(Overrides(registers="estimate")), jobs=1,
+                      progress=lambda done, total: calls.append((done, total)))
+    total = len(report.files)
+    assert total > 1 and calls == [(done, total) for done in range(1, total + 1)]

@@ -10,6 +10,7 @@ line's heat is its worst access on a log scale, so that one bad access is not av
 from __future__ import annotations
 
 import math
+import re
 from html import escape
 
 from kernelscope import __version__
@@ -99,10 +100,15 @@ def _kernel_card(index: int, result) -> str:
         facts.append(("sync", f"{s.get('barriers')} barrier(s), {len(s.get('divergent_barriers') or [])} divergent, "
                               f"{len(s.get('shared_races') or [])} shared race(s)"))
     facts += [("uncounted loop", note) for note in rd.uncounted_loops(result)]
-    rows = "".join(f"<tr><th>{escape(name)}</th><td>{escape(text)}</td></tr>" for name, text in facts)
+    rows = "".join(f"<tr><th>{escape(name)}</th><td>{_options_unbroken(escape(text))}</td></tr>" for name, text in facts)
     return (f'<article class="kernel" id="k-{index}-{escape(k.name)}"><h3>kernel <code>{escape(k.name)}</code> '
             f'<a class="jump" href="#L{index}-{k.line}">line {k.line}</a></h3>'
             f'<div class="kernel-body"><table class="facts">{rows}</table>{sweep}</div></article>')
+
+
+def _options_unbroken(text: str) -> str:
+    """`--arg n=...` must not wrap at its hyphens."""
+    return re.sub(r"(--[a-z-]+(?: [\w.]+=\.\.\.| \.\.\.)?)", r'<code class="opt">\1</code>', text)
 
 
 def _advised_size(occupancy) -> int | None:
@@ -242,6 +248,7 @@ a { color: #1f5fbf; text-decoration: none; } a:hover { text-decoration: underlin
 .kernel-body { display: flex; gap: 16px; align-items: flex-start; flex-wrap: wrap; }
 .facts { border-collapse: collapse; flex: 1 1 520px; } .facts th { text-align: left; color: var(--muted); font-weight: 500;
          padding: 2px 10px 2px 0; vertical-align: top; white-space: nowrap; } .facts td { padding: 2px 0; }
+code.opt { white-space: nowrap; }
 .jump { font-size: 12px; font-weight: 400; margin-left: 6px; }
 .toolbar { margin: 14px 0 4px; color: var(--muted); font-size: 13px; }
 .source { border-collapse: collapse; width: 100%; font: 12.5px/1.5 ui-monospace, "DejaVu Sans Mono", Menlo, monospace; }
