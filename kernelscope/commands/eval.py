@@ -17,10 +17,14 @@ from kernelscope.commands._common import exits_2_on_error
 @click.option("--baseline", type=click.Choice(["problem", "reference"]), default="problem", show_default=True,
               help="Compare speed with each problem's measured baseline, or with its reference.")
 @click.option("--size", "sizes", multiple=True, metavar="NAME", help="Only these size configurations.")
-@click.option("--trials", type=click.IntRange(3, None), default=3, show_default=True)
-@click.option("--repeats", type=click.IntRange(1, None), default=30, show_default=True)
-@click.option("--timeout", "timeout_s", type=float, default=60.0, show_default=True)
-@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@click.option("--trials", type=click.IntRange(3, None), default=3, show_default=True,
+              help="Correctness trials per size, each on fresh random inputs.")
+@click.option("--repeats", type=click.IntRange(1, None), default=30, show_default=True,
+              help="Timed launches per size; the median is compared.")
+@click.option("--timeout", "timeout_s", type=float, default=60.0, show_default=True,
+              help="Seconds the evaluation of one completion may take before it is stopped.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True,
+              help="table for reading, json for scripts.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None, help="Write the report here.")
 @exits_2_on_error
 def eval_command(completions_path, corpus, baseline, sizes, trials, repeats, timeout_s, fmt, output):
