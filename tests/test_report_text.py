@@ -127,3 +127,12 @@ def test_colour_follows_the_color_option_and_no_color():
     assert "\033[" not in CliRunner().invoke(cli, ["analyze", str(transpose)]).output  # not a terminal
     assert "\033[" not in CliRunner().invoke(cli, ["--color", "auto", "analyze", str(transpose)],
                                              env={"NO_COLOR": "1"}).output
+
+
+def test_a_chunk_loop_bounded_by_min_counts_its_chunk():
+    chunked = Path(__file__).parent / "kernels" / "report" / "chunked.cu"
+    (line,) = [l for l in access_lines(run(chunked)) if "in[i]" in l]
+    written = float(re.search(r" x\(~([\d.]+)\)", line).group(1))
+    (kernel,) = document("--arg", f"n={2**24}", chunked)["files"][0]["kernels"]
+    (load,) = [a for a in kernel["accesses"] if a["expr"] == "in[i]"]
+    assert written == pytest.approx(load["exec_weight"])

@@ -123,7 +123,8 @@ def _intensity_words(view, intensity) -> str:
     if view.exact:
         text += f" = {rd.number(view.intensity)} FLOP/B"
     elif view.intensity is not None:
-        text += f" -> {rd.number(view.intensity)} FLOP/B for large sizes"
+        text += (f" -> {rd.number(view.intensity)} FLOP/B for large sizes" if view.asymptotic
+                 else f" = ~{rd.number(view.intensity)} FLOP/B")
     if view.bound and view.bound != "unknown":
         text += f", {view.bound}-bound" + (f" on {intensity.gpu}" if intensity.gpu else "")
     if view.hint:

@@ -77,7 +77,8 @@ def _intensity_line(view, intensity) -> str:
         return f"{text} = {rd.number(view.intensity)} FLOP/B{bound}"
     if view.intensity is not None:
         bound = f", {view.bound}-bound{where}" if view.bound else ""
-        text += f" -> {rd.number(view.intensity)} FLOP/B for large sizes{bound}"
+        text += (f" -> {rd.number(view.intensity)} FLOP/B for large sizes{bound}" if view.asymptotic
+                 else f" = ~{rd.number(view.intensity)} FLOP/B{bound}")
     if view.hint:
         text += f"; bind {view.hint} for exact numbers"
     return text

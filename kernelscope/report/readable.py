@@ -67,6 +67,9 @@ class Core:
         return f"{top}/{below}" if _atomic(below) else f"{top}/({below})"
 
 
+CONSTANT = Core("1")   # a trip count that is a plain number: it goes into the coefficient
+
+
 def _atomic(text: str) -> bool:
     return bool(re.fullmatch(r"[\w.]+", text))
 
@@ -89,7 +92,8 @@ def _balanced(text: str) -> bool:
 
 
 def trip_factor(loop, known: dict | None = None) -> tuple[float, Core | None, bool]:
-    """(scale, core, approximate): the loop runs about `scale * core` times per thread.
+    """(scale, core, approximate): the loop runs about `scale * core` times per thread (core
+    CONSTANT: `scale` times).
     `known`: values of launch-shape names (blockDim.x, gridDim.x) to write as numbers.
     core None: no readable form (a while loop, a data-dependent bound)."""
     if loop is None or loop.var is None or loop.start is None or loop.bound is None or loop.step is None \
@@ -107,7 +111,7 @@ def trip_factor(loop, known: dict | None = None) -> tuple[float, Core | None, bo
     chunk = _chunk(start, bound)
     if chunk is not None and stride and stride > 0:
         # `for (i = first; i < min(first + 32, n); ...)`: at most 32 / step, whatever n is
-        return 1.0, Core(number((chunk + inclusive) / stride)), True
+        return float(math.ceil((chunk + inclusive) / stride)), CONSTANT, True
     approximate = False
     begin = sx.try_constant(start)
     if begin is None:
@@ -132,14 +136,31 @@ def _known(expr, known: dict | None):
 
 
 def _chunk(start, bound) -> float | None:
-    """c when the bound is min(start + c, ...) (or max for count-downs): a per-thread chunk."""
-    if not (isinstance(bound, sx.Call) and bound.name in ("min", "umin")):
+    """c when the bound is the start plus a constant c once a min(...) in it takes the argument near
+    the start: `i < min(first + 32, n)`, `r + 3 < min(r0 + 64, rows)`. A per-thread chunk runs at
+    most c / step times, whatever the sizes are."""
+    calls = []
+    sx.map_tree(bound, lambda node: calls.append(node) if isinstance(node, sx.Call) and
+                node.name in ("min", "umin") else None)
+    if not calls or len(calls) > 3:
         return None
-    for argument in bound.args:
-        difference = _constant_difference(argument, start)
-        if difference is not None and difference > 0:
-            return difference
-    return None
+    found = None
+    for choice in _choices([len(call.args) for call in calls]):
+        picked = {id(call): call.args[index] for call, index in zip(calls, choice)}
+        candidate = sx.map_tree(bound, lambda node: picked.get(id(node)))
+        difference = _constant_difference(candidate, start)
+        if difference is not None and difference > 0 and (found is None or difference < found):
+            found = difference
+    return found
+
+
+def _choices(sizes: list[int]):
+    if not sizes:
+        yield ()
+        return
+    for index in range(sizes[0]):
+        for rest in _choices(sizes[1:]):
+            yield (index,) + rest
 
 
 def _constant_difference(a, b) -> float | None:
@@ -217,8 +238,8 @@ def _term(coefficient: float, monomial) -> str:
         body = "*".join(c.text() if _atomic(c.text()) else f"({c.text()})" for c in monomial)
     if coefficient == 1:
         return body
-    body = body if _atomic(body) or len(monomial) > 1 else f"({body})" if "/" not in body else body
-    return f"{number(coefficient)}*{body}"
+    # "3*n/16" reads right left to right; a sum needs its parentheses
+    return f"{number(coefficient)}*({body})" if " + " in body or " - " in body else f"{number(coefficient)}*{body}"
 
 
 def polynomial(text, loops_by_key: dict, known: dict | None = None) -> Polynomial | None:
@@ -243,7 +264,8 @@ def polynomial(text, loops_by_key: dict, known: dict | None = None) -> Polynomia
                     core = Core(f"T{match.group(2)}")
                     unknown.append(int(match.group(2)))
                 coefficient *= scale
-                cores.append(core)
+                if core is not CONSTANT:
+                    cores.append(core)
                 continue
             try:
                 coefficient *= float(factor)
@@ -422,6 +444,7 @@ class IntensityView:
     exact: bool
     bound: str | None
     hint: str               # the options that would make it exact ("--arg n=...")
+    asymptotic: bool = False  # `intensity` is the limit as the parameters grow
 
 
 def intensity_view(intensity, kernel, known: dict | None = None) -> IntensityView | None:
@@ -432,7 +455,8 @@ def intensity_view(intensity, kernel, known: dict | None = None) -> IntensityVie
     moved = _sum_of(intensity.global_bytes_per_thread, intensity.symbolic.get("global_bytes_per_thread"), loops,
                     known)
     if intensity.arithmetic_intensity is not None:
-        return IntensityView(flops.text(), moved.text(), intensity.arithmetic_intensity, True, intensity.bound, "")
+        return IntensityView(flops.text(), moved.text(), intensity.arithmetic_intensity, True, intensity.bound, "",
+                             False)
     texts = [flops.text(), moved.text()]
     hint = bind_hint(texts, kernel)
     limit = bound = None
@@ -442,7 +466,8 @@ def intensity_view(intensity, kernel, known: dict | None = None) -> IntensityVie
         if intensity.ridge_point:
             bound = "memory" if limit < intensity.ridge_point else "compute"
     prefix = "~" if flops.approximate or moved.approximate else ""
-    return IntensityView(prefix + flops.text(), prefix + moved.text(), limit, False, bound, hint)
+    asymptotic = max(flops.degree(), moved.degree()) > 0
+    return IntensityView(prefix + flops.text(), prefix + moved.text(), limit, False, bound, hint, asymptotic)
 
 
 def _sum_of(value, symbolic, loops, known) -> Polynomial:
