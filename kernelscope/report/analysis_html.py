@@ -213,7 +213,8 @@ def _roofline_section(results, gpu) -> str:
     if points:
         parts.append(svg_charts.roofline(svg_charts.merge_coincident(points), gpu))
     note = ("Static points: each kernel at the intensity its source requests, on the roof it can at best reach; "
-            "hollow points are the limit for large sizes of kernels whose loop counts depend on parameters.")
+            "hollow points are kernels whose loop counts depend on parameters (the limit for large sizes) or "
+            "are estimated (~); bind the sizes with --arg for exact points.")
     parts.append(f'<p class="note">{escape(note)}</p>')
     if still_out:
         items = "".join(f"<li><code>{escape(n)}</code>: {escape(r)}</li>" for n, r in still_out)

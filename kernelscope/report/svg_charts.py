@@ -163,7 +163,7 @@ def _roof_obstacles(x, y, x_lo: float, x_hi: float, bandwidth: float, peaks) -> 
 def _legend(x0: float, y0: float, ceilings, bandwidth: float, gpu_name: str) -> str:
     rows = [(MEMORY_COLOUR, f"memory roof {bandwidth / 1e12:.2g} TB/s", "line")]
     rows += [(ROOF_COLOURS.get(key, "#555"), f"{name} peak {_flops(peak)}FLOP/s", "line") for key, name, peak in ceilings]
-    rows += [("#d6604d", "kernel (exact sizes)", "dot"), ("white", "kernel, large-size limit", "dot")]
+    rows += [("#d6604d", "kernel (exact sizes)", "dot"), ("white", "kernel, large sizes or ~estimate", "dot")]
     parts = [f'<g class="legend"><text x="{x0}" y="{y0 + 12}" class="legend-title">{escape(gpu_name)}</text>']
     for index, (colour, text, kind) in enumerate(rows):
         row_y = y0 + 32 + index * 20
