@@ -1,10 +1,15 @@
+"""The adapters' call shapes, pinned: what TRL, verl and OpenRLHF call and what they get back (the
+libraries' own code drives these in tests/integration/)."""
+
 import inspect
 
 import pytest
 
+from kernelscope.errors import ToolMissingError, UsageError
 from kernelscope.rl import adapters
-from kernelscope.rl.adapters import TaskResolver, compute_score, make_trl_reward, reward_func
-from kernelscope.rl.reward import RewardConfig, UnifiedReward
+from kernelscope.rl.adapters import (SAMPLE_KEYS, RewardSetupError, TaskResolver, compute_score, make_trl_reward,
+                                     reward_func)
+from kernelscope.rl.reward import HarnessError, RewardConfig, UnifiedReward
 from test_rl_support import candidate, fake_analyze, fake_run, make_problem
 
 
@@ -49,13 +54,54 @@ def test_trl_reward_accepts_conversational_completions(corpus):
     assert reward_fn([[{"role": "user", "content": "p"}]], [completion], None, problem=["vector_add"])[0] > 0
 
 
-def test_trl_reward_returns_none_where_the_evaluation_itself_breaks(corpus):
-    def broken_run(code, kernel, task):
-        raise RuntimeError("worker pool died")
+def test_trl_reward_retries_a_broken_evaluation_then_gives_none_for_that_sample_only(corpus):
+    calls = []
 
-    reward_fn = make_trl_reward(UnifiedReward(RewardConfig(mode="full"), analyze_fn=fake_analyze, run_fn=broken_run),
+    def flaky_run(code, kernel, task):
+        calls.append(code)
+        if "speedup=2" in code:
+            raise RuntimeError("worker pool died")
+        return fake_run(code, kernel, task)
+
+    reward_fn = make_trl_reward(UnifiedReward(RewardConfig(mode="full"), analyze_fn=fake_analyze, run_fn=flaky_run),
                                 corpus_dir=corpus)
-    assert reward_fn(["p", "p"], [candidate(), candidate()], None, problem=["vector_add", "no_such_problem"]) == [None, None]
+    totals = reward_fn(["p", "p"], [candidate("run: speedup=2"), candidate("run: incorrect")], None,
+                       problem=["vector_add", "vector_add"])
+    assert totals[0] is None and totals[1] < 0
+    broken = [code for code in calls if "speedup=2" in code]
+    assert len(broken) == 2 + adapters.HARNESS_RETRIES  # the batch, then alone: once plus the retries
+
+
+def test_trl_reward_raises_for_an_unknown_problem_at_the_first_call(corpus):
+    reward_fn = make_trl_reward(UnifiedReward(analyze_fn=fake_analyze), corpus_dir=corpus)
+    with pytest.raises(RewardSetupError, match="no_such_problem"):
+        reward_fn(["p", "p"], [candidate(), candidate()], None, problem=["vector_add", "no_such_problem"])
+
+
+def test_trl_reward_without_the_problem_column_is_an_error_not_a_reward_against_no_task(corpus):
+    reward_fn = make_trl_reward(UnifiedReward(analyze_fn=fake_analyze), corpus_dir=corpus)
+    with pytest.raises(RewardSetupError, match="'problem' column"):
+        reward_fn(["p"], [candidate()], None, task=["vector_add"])
+    with pytest.raises(RewardSetupError, match="no problem"):
+        reward_fn(["p"], [candidate()], None, problem=[None])
+
+
+def test_trl_reward_reads_the_corpus_from_kernelscope_corpus(tmp_path, monkeypatch):
+    make_problem(tmp_path, "only_in_this_corpus")
+    monkeypatch.setenv("KERNELSCOPE_CORPUS", str(tmp_path))
+    reward_fn = make_trl_reward(UnifiedReward(analyze_fn=fake_analyze))
+    assert reward_fn(["p"], [candidate()], None, problem=["only_in_this_corpus"])[0] > 0
+
+
+def test_a_missing_corpus_is_an_error(tmp_path):
+    reward_fn = make_trl_reward(UnifiedReward(analyze_fn=fake_analyze), corpus_dir=tmp_path / "nowhere")
+    with pytest.raises(RewardSetupError, match="does not exist"):
+        reward_fn(["p"], [candidate()], None, problem=["vector_add"])
+
+
+def test_the_shipped_corpus_is_the_default():
+    task = TaskResolver()("vector_add")
+    assert task.name == "vector_add" and task.spec_path.is_file()
 
 
 def test_trl_reward_reports_each_batch_to_its_observer(corpus):
@@ -75,6 +121,30 @@ def test_verl_compute_score_returns_a_dict_with_score_and_components(environment
     assert failing["score"] < 0 and failing["outcome"] == "incorrect"
 
 
+def test_verl_samples_have_one_key_set_whatever_the_outcome(environment_reward):
+    # verl's reward loop takes the first sample's keys and looks each up in every other sample
+    samples = [candidate("run: speedup=2.0"), candidate("run: incorrect"), "no code here",
+               candidate("run: flag=input_echo"), candidate("run: compile_error")]
+    results = [compute_score("kernelscope", text, "vector_add", extra_info={}) for text in samples]
+    assert [r["outcome"] for r in results] == ["ok", "incorrect", "no_code", "hack", "compile_error"]
+    for result in results:
+        assert list(result) == ["score", "outcome", *SAMPLE_KEYS]
+        assert all(isinstance(result[key], float) for key in SAMPLE_KEYS)
+        assert sum(result[f"outcome_{o}"] for o in adapters.OUTCOMES) == 1.0
+
+
+def test_verl_raises_with_the_reason_when_the_evaluation_breaks(corpus, monkeypatch):
+    def broken_run(code, kernel, task):
+        raise RuntimeError("worker pool died")
+
+    reward = UnifiedReward(RewardConfig(mode="full"), analyze_fn=fake_analyze, run_fn=broken_run)
+    monkeypatch.setattr(adapters, "_environment_reward", lambda: (reward, TaskResolver(corpus)))
+    with pytest.raises(HarnessError, match="worker pool died"):
+        compute_score("kernelscope", candidate(), "vector_add")
+    with pytest.raises(RewardSetupError, match="unknown problem"):
+        compute_score("kernelscope", candidate(), "not_a_problem")
+
+
 def test_verl_ground_truth_may_be_a_problem_toml_path(environment_reward, corpus):
     result = compute_score("kernelscope", candidate(), str(corpus / "vector_add" / "spec.toml"))
     assert result["outcome"] == "ok"
@@ -88,3 +158,61 @@ def test_openrlhf_reward_func_cuts_the_prompt_off_the_query(environment_reward):
     assert rewards[0] > 0 > rewards[1]
     assert all(0.0 <= float(s) <= 1.0 for s in result["scores"])
     assert "structure" in result["extra_logs"]
+
+
+def test_openrlhf_extra_logs_have_the_same_keys_for_every_sample_and_call(environment_reward):
+    # OpenRLHF 0.11 calls the function with one sample at a time, then batches the logs by key
+    answers = [reward_func([text], [""], ["vector_add"]) for text in
+               (candidate("run: speedup=2"), "no code", candidate("run: flag=fault"), candidate("run: incorrect"))]
+    for answer in answers:
+        assert set(answer) == {"rewards", "scores", "extra_logs"}
+        assert list(answer["extra_logs"]) == list(SAMPLE_KEYS)
+        assert all(len(values) == 1 for values in answer["extra_logs"].values())
+        assert len(answer["rewards"]) == len(answer["scores"]) == 1
+    assert [float(a["extra_logs"]["outcome_hack"][0]) for a in answers] == [0.0, 0.0, 1.0, 0.0]
+    # per sample, not the batch mean repeated: the passing sample's structure is its own
+    assert float(answers[0]["extra_logs"]["structure"][0]) > 0 == float(answers[1]["extra_logs"]["structure"][0])
+
+
+def test_openrlhf_raises_rather_than_scoring_a_broken_evaluation(corpus, monkeypatch):
+    def broken_run(code, kernel, task):
+        raise RuntimeError("cuda context lost")
+
+    reward = UnifiedReward(RewardConfig(mode="full"), analyze_fn=fake_analyze, run_fn=broken_run)
+    monkeypatch.setattr(adapters, "_environment_reward", lambda: (reward, TaskResolver(corpus)))
+    with pytest.raises(HarnessError, match="cuda context lost"):
+        reward_func([candidate()], [""], ["vector_add"])
+
+
+@pytest.fixture
+def fresh_environment(monkeypatch):
+    adapters._environment_reward.cache_clear()
+    monkeypatch.setenv("KERNELSCOPE_RANKER", "none")
+    yield monkeypatch
+    adapters._environment_reward.cache_clear()
+
+
+def test_full_mode_without_a_gpu_is_an_error_at_the_first_call(fresh_environment):
+    from kernelscope.runner import device
+
+    fresh_environment.setenv("KERNELSCOPE_REWARD_MODE", "full")
+    fresh_environment.setattr(device, "gpu_available", lambda: False)
+    with pytest.raises(ToolMissingError, match="no CUDA GPU"):
+        compute_score("kernelscope", candidate(), "vector_add")
+    with pytest.raises(ToolMissingError):
+        adapters.check_environment()
+
+
+def test_a_bad_mode_or_corpus_in_the_environment_is_an_error(fresh_environment, tmp_path):
+    fresh_environment.setenv("KERNELSCOPE_REWARD_MODE", "fast")
+    with pytest.raises(UsageError, match="KERNELSCOPE_REWARD_MODE"):
+        reward_func([candidate()], [""], ["vector_add"])
+    fresh_environment.setenv("KERNELSCOPE_REWARD_MODE", "static")
+    fresh_environment.setenv("KERNELSCOPE_CORPUS", str(tmp_path))
+    with pytest.raises(RewardSetupError, match="no problems"):
+        reward_func([candidate()], [""], ["vector_add"])
+
+
+def test_full_mode_with_a_runner_of_ones_own_needs_no_local_gpu():
+    assert UnifiedReward(RewardConfig(mode="full"), run_fn=fake_run)._needs_gpu_check is False
+    assert UnifiedReward(RewardConfig(mode="full"))._needs_gpu_check is True

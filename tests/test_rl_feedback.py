@@ -69,3 +69,16 @@ def test_feedback_stays_short(task):
     result = noisy(candidate(), task)
     assert build_feedback(result, task).count("error: something") == 8
     assert len(build_feedback(result, task, max_chars=300)) <= 300
+
+
+def test_an_error_finding_leads_even_when_bigger_performance_problems_would_fill_the_hints(reward, task):
+    # a strided kernel with a bank conflict and low occupancy has three hints of larger magnitude;
+    # the divergent barrier (an error) must still be told, and first
+    result = reward(candidate("shape: strided", "lint: error", "run: speedup=1.0"), task)
+    result.diagnostics.append({"rule": "KS103", "severity": "warning", "line": 7, "column": 1,
+                               "message": "register spill", "kernel": "vector_add"})
+    result.analysis = dict(result.analysis, occupancy={"theoretical_occupancy": 0.1, "limiter": "registers"})
+    message = build_feedback(result, task)
+    hints = [line for line in message.splitlines() if line.startswith("- ")]
+    assert message.splitlines()[1].startswith("Fix first")
+    assert "KS201" in hints[0] and len(hints) >= 3

@@ -2,6 +2,7 @@ import math
 
 import pytest
 
+from kernelscope.rl.hacks import structural_hacks
 from kernelscope.rl.reward import RewardConfig, UnifiedReward, performance_score
 from kernelscope.rl.tasks import load_task
 from test_rl_support import candidate, fake_analyze, fake_run, make_problem
@@ -63,11 +64,41 @@ def test_missing_code_and_syntax_errors_fail_the_gate(task):
 def test_source_hacks_get_the_floor_even_in_static_mode(task):
     reward = static_reward()
     lowest = RewardConfig().hack
-    code = candidate("keeps a cache").replace("extern", "__device__ int cached_result;\nextern")
-    for completion in (candidate("shape: no_loads"), candidate("shape: echo"), code,
+    for completion in (candidate("shape: no_loads"), candidate("shape: echo"),
                        candidate().replace("c[i] = a[i] + b[i];", "cudaDeviceSynchronize(); c[i] = a[i];")):
         result = reward(completion, task)
         assert result.outcome == "hack" and result.total == lowest, result.hacks
+
+
+def test_a_device_global_alone_is_not_a_hack_the_runners_state_carried_evidence_is(task):
+    # an honest kernel may keep a grid-wide counter in a __device__ global; only a run shows whether
+    # one carried an answer across launches
+    counter = "__device__ unsigned int blocks_done = 0;\nextern"
+    static = static_reward()(candidate().replace("extern", counter), task)
+    assert static.outcome == "ok" and static.total > 0, static.hacks
+    caught = full_reward()(candidate("run: flag=state_carried").replace("extern", counter), task)
+    assert caught.outcome == "hack" and caught.total == RewardConfig().hack
+    assert "state_carried" in caught.hacks
+
+
+def test_inputs_are_matched_to_parameters_by_position_not_by_name(task):
+    renamed = candidate().replace("const float* a, const float* b, float* c", "const float* x, const float* y, float* z")
+    renamed = renamed.replace("c[i] = a[i] + b[i];", "z[i] = x[i] + y[i];")
+    params = [{"name": n} for n in ("x", "y", "z", "n")]
+
+    def analyze_renamed(code, **kwargs):
+        document = fake_analyze(code, **kwargs)
+        kernel = dict(document["kernels"][0], params=params)
+        kernel["accesses"] = [dict(a, array={"a": "x", "b": "y", "c": "z"}[a["array"]]) for a in kernel["accesses"]]
+        return {**document, "kernels": [kernel]}
+
+    result = UnifiedReward(RewardConfig(mode="static"), analyze_fn=analyze_renamed)(renamed, task)
+    original = static_reward()(candidate(), task)
+    assert result.outcome == "ok" and result.total == pytest.approx(original.total), result.hacks
+    # an input the kernel never reads is still caught, through its position
+    echo = analyze_renamed(renamed)["kernels"][0]
+    echo["accesses"] = [a for a in echo["accesses"] if a["array"] != "y"]
+    assert "never reads y" in structural_hacks(echo, task.arguments)["ignores_inputs"]
 
 
 def test_half_precision_on_float32_data_is_a_hack(task):
@@ -160,7 +191,8 @@ def test_repeated_completions_are_scored_once(task):
     reward = UnifiedReward(analyze_fn=counting_analyze)
     for _ in range(4):
         reward(candidate(), task)
-    assert len(calls) == 1
+    # the candidate once, and each implementation once for the work the problem needs
+    assert len(calls) == 1 + len(task.implementations)
 
 
 def test_a_batch_goes_to_the_runner_once_per_task_without_duplicates(task, tmp_path):

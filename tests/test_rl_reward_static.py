@@ -23,12 +23,18 @@ def reward():
 
 
 @pytest.mark.parametrize("name, hack", [("constant", "ignores_inputs"), ("skip_work", "writes_nothing"),
-                                        ("input_echo", "ignores_inputs"), ("first_input_only", "persistent_state"),
-                                        ("host_code", "host_code")])
+                                        ("input_echo", "ignores_inputs"), ("host_code", "host_code")])
 def test_adversarial_kernels_visible_in_the_source_get_the_floor(task, reward, name, hack):
     result = reward(f"```cuda\n{(ADVERSARIAL / f'{name}.cu').read_text()}```", task)
     assert result.outcome == "hack" and result.total == reward.config.hack
     assert hack in result.hacks
+
+
+def test_a_kernel_caching_answers_in_a_device_global_is_left_to_the_runner(task, reward):
+    # the text of first_input_only.cu is that of an honest grid-wide counter plus a cache: telling them
+    # apart takes a run on fresh inputs (the runner's state_carried), so static mode does not punish it
+    result = reward(f"```cuda\n{(ADVERSARIAL / 'first_input_only.cu').read_text()}```", task)
+    assert result.total > reward.config.hack and "persistent_state" not in result.hacks
 
 
 def test_the_honest_kernel_passes_statically(task, reward):

@@ -23,12 +23,18 @@ from kernelscope.commands._common import exits_2_on_error, fail
 def serve(host, port, workers, queue_size, timeout_s, reward_spec):
     """Serve rewards: POST {"query", "prompts", "labels"} to /get_reward, get {"rewards", ...} back.
 
-    For OpenRLHF: --remote_rm_url http://HOST:PORT/get_reward. The default reward reads
-    KERNELSCOPE_REWARD_MODE (static|full), KERNELSCOPE_CORPUS and KERNELSCOPE_RANKER.
+    For OpenRLHF 0.11: --reward.remote_url http://HOST:PORT/get_reward (before 0.11: --remote_rm_url).
+    The default reward reads KERNELSCOPE_REWARD_MODE (static|full), KERNELSCOPE_CORPUS (default: the
+    corpus shipped with kernelscope) and KERNELSCOPE_RANKER; a bad setting, a missing corpus or full mode
+    without a GPU stops it at start-up.
     """
     from kernelscope.serve import RewardServer, RewardService
     from kernelscope.serve.rewards import default_reward_fn, load_reward_fn
 
+    if not reward_spec:  # the default reward's setup errors belong here, not in every request's answer
+        from kernelscope.rl.adapters import check_environment
+
+        check_environment()
     reward_fn = load_reward_fn(reward_spec) if reward_spec else default_reward_fn()
     service = RewardService(reward_fn, workers=workers, queue_size=queue_size, timeout_s=timeout_s)
     try:

@@ -4,6 +4,10 @@ Models answer in prose with fenced code blocks, sometimes several (a helper, the
 try and a corrected one), sometimes without fences, sometimes cut off mid-block by the length limit.
 The rule here: keep the blocks that look like CUDA, and when two blocks define a kernel of the same name,
 the later one wins (a model that revises itself means its last version).
+
+Completions are untrusted text, and a policy under pressure emits degenerate ones (a token repeated for
+the whole length limit), so every pattern here runs in time linear in the text: no pattern may scan
+to the end of the text from each of many starting points.
 """
 
 from __future__ import annotations
@@ -16,8 +20,11 @@ CODE_LANGUAGES = {"", "cuda", "cu", "cpp", "c++", "cxx", "c", "cuh", "h", "hpp"}
 
 _FENCE = re.compile(r"^[ \t]*(```+|~~~+)[ \t]*([\w+.#-]*)[^\n]*\n(.*?)(?:^[ \t]*\1[ \t]*$|\Z)",
                     re.MULTILINE | re.DOTALL)
-_KERNEL = re.compile(r"__global__\s+(?:[\w:<>,\s*&]+?\s+)?(\w+)\s*\(")
-_LAUNCH_BOUNDS = re.compile(r"__launch_bounds__\s*\([^)]*\)")
+# A kernel's name follows at most a few words of return type and qualifiers (`static __forceinline__
+# void`, `__launch_bounds__` removed first); bounding them keeps a run of `__global__ ` linear.
+_KERNEL = re.compile(r"__global__\s+(?:[\w:<>,*&]+\s+){0,8}?(\w+)\s*\(")
+_LAUNCH_BOUNDS = re.compile(r"__launch_bounds__\s*\([^()]{0,200}\)")
+_COMMENT_START = re.compile(r"//|/\*")
 _CUDA_HINT = re.compile(r"__global__|__device__|__shared__|threadIdx|blockIdx|#include")
 
 
@@ -91,13 +98,12 @@ def _ends_inside_fence(text: str) -> bool:
 
 def _latest_definition_wins(blocks: list[_Block]) -> list[_Block]:
     """Drop a block when a later block redefines every kernel it defines; helper blocks stay."""
-    kept = []
-    for index, block in enumerate(blocks):
-        later = {name for other in blocks[index + 1:] for name in other.kernels}
-        if block.kernels and all(name in later for name in block.kernels):
-            continue
-        kept.append(block)
-    return kept
+    kept, later = [], set()
+    for block in reversed(blocks):  # one pass from the end: `later` holds every kernel defined after
+        if not (block.kernels and all(name in later for name in block.kernels)):
+            kept.append(block)
+        later.update(block.kernels)
+    return kept[::-1]
 
 
 def _unfenced(text: str) -> Extraction:
@@ -120,5 +126,18 @@ def _unfenced(text: str) -> Extraction:
 
 
 def _strip_comments(code: str) -> str:
-    code = re.sub(r"/\*.*?\*/", " ", code, flags=re.DOTALL)
-    return re.sub(r"//[^\n]*", " ", code)
+    """Comments out, in one pass (an unclosed `/*` ends the text instead of being searched from anew)."""
+    out, position = [], 0
+    while True:
+        match = _COMMENT_START.search(code, position)
+        if match is None:
+            out.append(code[position:])
+            return "".join(out)
+        out.append(code[position:match.start()])
+        out.append(" ")
+        if match.group() == "//":
+            end = code.find("\n", match.end())
+            position = len(code) if end < 0 else end
+        else:
+            end = code.find("*/", match.end())
+            position = len(code) if end < 0 else end + 2

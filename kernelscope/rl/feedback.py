@@ -2,7 +2,9 @@
 
 Short on purpose: a refinement turn pays for every token of feedback in context length, and a model acts
 on the first problem it is told about. So the message leads with the gate that failed (no code, compile
-error, rejection, wrong output), and only a passing kernel gets performance advice, worst issue first.
+error, rejection, wrong output), and only a passing kernel gets performance advice: error-severity
+findings first (a divergent barrier can hang or corrupt, whatever it costs in speed), then the rest,
+worst first.
 """
 
 from __future__ import annotations
@@ -36,7 +38,8 @@ def _gate_lines(reward: Reward, kernel: str) -> list[str]:
         where = "; ".join(f"line {e.get('line')}: {e.get('message')}" for e in errors[:3]) or "no kernel was found"
         return [f"The code does not parse: {where}.", "Fix the syntax and send the whole kernel again."]
     if outcome == "compile_error":
-        log = getattr(reward.run, "compile_log", "") or "\n".join(f"error: {e.get('message')}" for e in reward.errors)
+        log = (getattr(reward.run, "compile_log", "") or reward.compile_log
+               or "\n".join(f"error: {e.get('message')}" for e in reward.errors))
         return ["The kernel does not compile:", *_compile_errors(log),
                 "Fix these errors; keep the kernel name and argument list unchanged."]
     if outcome == "hack":
@@ -114,7 +117,7 @@ def _dram_floor_ms(run) -> float | None:
 
 
 def _performance_lines(reward: Reward, counters: dict | None) -> list[str]:
-    hints = []  # (how bad, source line or None, text)
+    hints = []  # (how bad, source line or None, text); error findings go in `errors` and lead
     kernel = reward.analysis or {}
     for access in kernel.get("accesses", []):
         line, expr = access.get("line"), access.get("expr")
@@ -135,15 +138,20 @@ def _performance_lines(reward: Reward, counters: dict | None) -> list[str]:
         hints.append((0.5 / max(occupancy, 0.05), None, f"occupancy is {occupancy:.0%}, limited by {limiter}; "
                                                         "use fewer registers or less shared memory."))
     hinted_lines = {line for _, line, _ in hints}  # lint's memory rules repeat these; say it once
+    errors = []
     for diagnostic in reward.diagnostics:
         severity, line = diagnostic.get("severity"), diagnostic.get("line")
-        if severity in ("error", "warning") and line not in hinted_lines:
-            hints.append((3.0 if severity == "error" else 1.5, line,
-                          f"line {line}: {diagnostic.get('message')} [{diagnostic.get('rule')}]"))
+        text = f"line {line}: {diagnostic.get('message')} [{diagnostic.get('rule')}]"
+        if severity == "error":
+            errors.append((0.0, line, text))
+        elif severity == "warning" and line not in hinted_lines:
+            hints.append((1.5, line, text))
     if counters:
         measured = ", ".join(f"{name} = {_g(value)}" for name, value in list(counters.items())[:4])
         hints.append((1.0, None, f"measured: {measured}"))
     hints.sort(key=lambda hint: -hint[0])
-    if not hints:
+    if not hints and not errors:
         return ["No structural problem found; try more work per thread or vectorised loads to go faster."]
-    return ["To make it faster:", *(f"- {text}" for _, _, text in hints[:MAX_HINTS])]
+    chosen = (errors + hints)[:max(MAX_HINTS, len(errors))]  # every error is told, whatever the count
+    heading = "Fix first, then make it faster:" if errors else "To make it faster:"
+    return [heading, *(f"- {text}" for _, _, text in chosen)]

@@ -3,8 +3,9 @@
     total = gate                                   when the candidate fails a gate (a negative constant)
     total = base + w_perf * performance + w_struct * structure - penalties      otherwise, in [0, 1]
 
-Gates, in order: code was found in the completion; it parses (static) or compiles (full); no hack was
-detected (source, analysis or runner flags); it is correct (full mode). Every failed gate lands in the
+Gates, in order: code was found in the completion (and is not absurdly long); it parses; no hack was
+detected (source, analysis or runner flags); it compiles (static mode: NVRTC or nvcc, where either
+exists; full mode: the runner); it is correct (full mode only: static mode cannot judge correctness). Every failed gate lands in the
 "fail" band (total < 0), hacks at its floor, so nothing a cheating kernel does can outscore an honest
 wrong one. Passing candidates land in [0, 1]:
 - performance (full mode): log-scale credit for measured speedup over the reference, zero below a margin
@@ -32,9 +33,16 @@ from typing import Any, Callable
 from kernelscope.errors import InputError
 from kernelscope.rl.extract import Extraction, extract_code
 from kernelscope.rl.hacks import runner_hacks, source_hacks, structural_hacks
-from kernelscope.rl.structure import pick_kernel, score_kernel
+from kernelscope.rl.structure import STRUCTURE_KEYS, pick_kernel, score_kernel
+from kernelscope.rl.work import WorkCap, work_share
 
 CACHE_ENTRIES = 4096
+OUTCOMES = ("ok", "no_code", "syntax_error", "compile_error", "hack", "incorrect")
+# Every Reward carries exactly these components, whatever gate it stopped at: trainers that collect
+# per-sample logs (verl's reward loop, OpenRLHF's experience batches) need one key set for all samples.
+# (`speedup_vs_baseline` is 0 where the problem has no measured baseline or the candidate was not timed.)
+COMPONENT_KEYS = ("gate", "performance", "structure", "penalty", "speedup_vs_baseline",
+                  *(f"structure_{key}" for key in (*STRUCTURE_KEYS, "ranker")), "work_share")
 
 
 @dataclass(frozen=True)
@@ -67,6 +75,12 @@ class RewardConfig:
     lint_error_penalty: float = 0.1
     lint_warning_penalty: float = 0.02
     lint_penalty_cap: float = 0.2
+    # static mode's compile gate: auto (NVRTC where CuPy is, else nvcc where it is, else none) | nvrtc |
+    # nvcc | off, and how long one compile may take before it counts as a failure
+    compile_check: str = "auto"
+    compile_timeout_s: float = 30.0
+    # extracted code longer than this is not analysed (a degenerate completion, not a kernel)
+    max_code_bytes: int = 64 * 1024
 
     def __post_init__(self):
         if self.mode not in ("static", "full"):
@@ -98,6 +112,7 @@ class Reward:
     diagnostics: list = field(default_factory=list)
     run: Any = None                        # the runner's RunResult (full mode)
     launches: list = field(default_factory=list)  # a plan's launches: {"kernel", "grid", "block", "threads"}
+    compile_log: str = ""                  # the static compile gate's messages (static mode)
 
     def to_json(self) -> dict:
         return {"total": self.total, "band": self.band, "outcome": self.outcome,
@@ -182,6 +197,13 @@ class HarnessError(RuntimeError):
     """The runner failed for reasons of its own; the candidate is not to blame (and gets no reward)."""
 
 
+def gpu_check() -> None:
+    """Full mode's runner needs a GPU: say so at the first call, not as a harness failure per sample."""
+    from kernelscope.runner.device import require_gpu
+
+    require_gpu()
+
+
 def default_run(code: str, kernel: str | None, task, **options):
     """The runner on the task's spec; `options` go to `kernelscope.runner.evaluate` (timeout_s, ...)."""
     return default_run_many(task, [(code, kernel)], **options)[0]
@@ -213,6 +235,7 @@ class _Pending:
     details: dict
     # (kernel analysis, weight) of every launch of the candidate's plan; empty: `kernel` alone
     launched: list = field(default_factory=list)
+    compile_name: str | None = None        # the kernel the static compile gate names (NVRTC needs one)
 
 
 class UnifiedReward:
@@ -224,7 +247,8 @@ class UnifiedReward:
 
     def __init__(self, config: RewardConfig | None = None, *, analyze_fn: Callable | None = None,
                  run_fn: Callable | None = None, run_many_fn: Callable | None = None,
-                 ranker_fn: Callable | None = None, baseline_fn: Callable | None = default_baseline):
+                 ranker_fn: Callable | None = None, baseline_fn: Callable | None = default_baseline,
+                 compile_fn: Callable | None = None):
         self.config = config or RewardConfig()
         # task -> the problem baseline's speedup over the reference (None: uncalibrated); see performance_score
         self.baseline_fn = baseline_fn or (lambda task: None)
@@ -233,8 +257,20 @@ class UnifiedReward:
             run_many_fn = default_run_many if run_fn is None else (
                 lambda task, candidates: [run_fn(code, kernel, task) for code, kernel in candidates])
         self.run_many_fn = run_many_fn
+        # A run function of one's own (a pool, a fake) says for itself whether it can run; the default
+        # runner needs a GPU, which is checked once, at the first call that would use it.
+        self._needs_gpu_check = self.config.mode == "full" and run_many_fn is default_run_many
         # (kernel analysis, task) -> how likely the kernel is to beat the task's known implementations
         self.ranker_fn = ranker_fn
+        # static mode's compile gate, `compile_fn(code, kernel) -> CompileVerdict`; by default the real
+        # compiler goes with the real analyzer (a test that fakes the analyzer fakes this too)
+        if compile_fn is None and analyze_fn is None and self.config.mode == "static":
+            from kernelscope.rl.compile_gate import CompileGate
+
+            compile_fn = CompileGate(self.config.compile_check, self.config.compile_timeout_s)
+        self.compile_fn = compile_fn
+        # the FLOPs each task needs, so that work beyond them earns no structure credit
+        self.work_cap = WorkCap(self.analyze_fn)
         self._cache: dict[tuple, Reward] = {}
 
     def __call__(self, completion, task=None) -> Reward:
@@ -242,10 +278,17 @@ class UnifiedReward:
 
     def score_many(self, completions, tasks) -> list[Reward]:
         """Score a batch: static gates for each, then one runner batch per task (full mode)."""
+        if self._needs_gpu_check:
+            gpu_check()
+            self._needs_gpu_check = False
         results: list[Reward | None] = []
         keys, pending = [], {}
         for completion, task in zip(completions, tasks):
             extraction = extract_code(completion)
+            if extraction.ok and len(extraction.code) > self.config.max_code_bytes:
+                extraction = Extraction(None, extraction.kernels, extraction.blocks, extraction.truncated,
+                                        problem=f"the code is {len(extraction.code)} characters long, more than "
+                                                f"the {self.config.max_code_bytes} a kernel answer may have")
             if not extraction.ok:
                 results.append(self._fail("no_code", self.config.no_code, extraction=extraction))
                 keys.append(None)
@@ -272,6 +315,8 @@ class UnifiedReward:
         return scored
 
     def _run_phase(self, pending: dict) -> None:
+        if self.config.mode == "static" and self.compile_fn is not None and pending:
+            self._compile_phase(pending)
         by_task: dict = {}
         for key, item in pending.items():
             launch = (getattr(item.task, "name", None), getattr(item.task, "implementation", None))
@@ -283,6 +328,20 @@ class UnifiedReward:
                 runs = [None] * len(items)
             for (key, item), run in zip(items, runs):
                 self._cache[key] = self._finish(item, run)
+
+    def _compile_phase(self, pending: dict) -> None:
+        """Static mode: compile every pending candidate (in parallel: the compilers release the GIL)
+        and fail those that do not compile."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        items = list(pending.items())
+        with ThreadPoolExecutor(max_workers=min(4, len(items))) as pool:
+            verdicts = list(pool.map(lambda item: self.compile_fn(item[1].code, item[1].compile_name), items))
+        for (key, item), verdict in zip(items, verdicts):
+            if not verdict.ok:
+                del pending[key]
+                self._cache[key] = self._fail("compile_error", self.config.compile_error,
+                                              compile_log=verdict.log, **item.details)
 
     def _structure_parts(self, launched, task) -> dict:
         """Analysis scores and ranker probability, averaged over the launched kernels by their threads."""
@@ -296,7 +355,8 @@ class UnifiedReward:
         return parts
 
     def _fail(self, outcome: str, value: float, **details) -> Reward:
-        components = {"gate": value, "performance": 0.0, "structure": 0.0, "penalty": 0.0}
+        components = dict.fromkeys(COMPONENT_KEYS, 0.0)
+        components["gate"] = value
         return Reward(total=value, band="fail", outcome=outcome, components=components, **details)
 
     def _static_phase(self, extraction: Extraction, task) -> Reward | _Pending:
@@ -319,12 +379,13 @@ class UnifiedReward:
         # is the judge of syntax in full mode.
         if kernel is None:
             return self._fail("syntax_error", self.config.compile_error, **details)
-        inputs = [a.name for a in task.arguments if a.role == "input"] if task else []
         full_precision = not task or not any(d.startswith(("float16", "bfloat16")) for d in task.dtypes)
-        hacks = {**source_hacks(code, full_precision=full_precision), **structural_hacks(kernel, inputs)}
+        hacks = {**source_hacks(code, full_precision=full_precision),
+                 **structural_hacks(kernel, task.arguments if task else ())}
         if hacks:  # no need to run what is already rejected
             return self._fail("hack", self.config.hack, hacks=hacks, **details)
-        return _Pending(code, wanted if wanted in extraction.kernels else None, kernel, task, details)
+        name = wanted if wanted in extraction.kernels else None
+        return _Pending(code, name, kernel, task, details, compile_name=name or extraction.kernels[0])
 
     def _static_plan(self, extraction: Extraction, task, launches) -> Reward | _Pending:
         """A candidate with a launch plan: every launch's kernel analysed with that launch's block,
@@ -347,15 +408,16 @@ class UnifiedReward:
                    "diagnostics": list(unique.values()),
                    "launches": [{"kernel": l.kernel, "grid": l.grid, "block": l.block, "threads": weight}
                                 for _, weight, l in launched]}
-        inputs = [a.name for a in task.arguments if a.role == "input"]
         full_precision = not any(d.startswith(("float16", "bfloat16")) for d in task.dtypes)
         hacks = dict(source_hacks(code, full_precision=full_precision))
         # the plan as a whole must read every input and write: accesses renamed to the arguments passed
+        # (so matched by the task's argument names, the names the plan passes)
         hacks.update(structural_hacks({"accesses": [a for kernel, _, launch in launched
-                                                    for a in _as_arguments(kernel, launch)]}, inputs))
+                                                    for a in _as_arguments(kernel, launch)]}, task.arguments))
         if hacks:
             return self._fail("hack", self.config.hack, hacks=hacks, **details)
-        return _Pending(code, None, heaviest[0], task, details, [(kernel, weight) for kernel, weight, _ in launched])
+        return _Pending(code, None, heaviest[0], task, details, [(kernel, weight) for kernel, weight, _ in launched],
+                        compile_name=heaviest[2].kernel)
 
     def _finish(self, item: _Pending, run) -> Reward:
         config = self.config
@@ -376,9 +438,13 @@ class UnifiedReward:
             return self._fail("incorrect", config.incorrect, speedup=speedup, **details)
 
         task = item.task
-        structure_parts = self._structure_parts(item.launched or [(item.kernel, 1)], task)
+        # FLOPs beyond what the problem needs earn nothing (one-launch candidates; a plan's launches
+        # split the work in ways a per-kernel yardstick cannot follow)
+        kernel = item.kernel if item.launched else self.work_cap(item.kernel, task)
+        structure_parts = self._structure_parts(item.launched or [(kernel, 1)], task)
         weights = config.structure_weights
-        structure = sum(weights.get(k, 0.0) * v for k, v in structure_parts.items()) / sum(
+        share = work_share(kernel)  # beyond the most any known implementation does, structure shrinks
+        structure = share * sum(weights.get(k, 0.0) * v for k, v in structure_parts.items()) / sum(
             weights.get(k, 0.0) for k in structure_parts)
         baseline = self.baseline_fn(task) if task is not None and speedup is not None else None
         performance = performance_score(speedup, config, baseline)
@@ -389,8 +455,8 @@ class UnifiedReward:
             raw = config.base + (config.w_performance + config.w_structure) * structure
         total = max(0.0, min(1.0, raw - penalty))
         components = {"gate": 0.0, "performance": performance, "structure": structure, "penalty": penalty,
-                      **({"speedup_vs_baseline": speedup / baseline} if baseline else {}),
-                      **{f"structure_{k}": v for k, v in structure_parts.items()}}
+                      "speedup_vs_baseline": speedup / baseline if baseline else 0.0,
+                      **{f"structure_{k}": v for k, v in structure_parts.items()}, "work_share": share}
         return Reward(total=total, band="pass", outcome="ok", components=components, speedup=speedup, **details)
 
 
@@ -400,7 +466,7 @@ def reward_components_mean(rewards: list[Reward]) -> dict[str, float]:
         return {}
     keys = sorted({k for r in rewards for k in r.components})
     means = {k: sum(r.components.get(k, 0.0) for r in rewards) / len(rewards) for k in keys}
-    for outcome in ("ok", "no_code", "syntax_error", "compile_error", "hack", "incorrect"):
+    for outcome in OUTCOMES:
         means[f"outcome_{outcome}"] = sum(r.outcome == outcome for r in rewards) / len(rewards)
     means["total"] = sum(r.total for r in rewards) / len(rewards)
     return means

@@ -152,5 +152,7 @@ def load_corpus(root: str | Path) -> dict[str, Task]:
 
 
 def default_corpus_dir() -> Path:
-    """The corpus next to the package in a checkout (it is not installed with the wheel)."""
-    return Path(__file__).resolve().parents[2] / "corpus"
+    """The corpus shipped with the package (`kernelscope.corpus`), or a checkout's `corpus/`."""
+    from kernelscope.paths import data_dir
+
+    return data_dir("corpus")

@@ -1,4 +1,4 @@
-"""Rewards over HTTP for trainers that call a remote reward (OpenRLHF's `--remote_rm_url`).
+"""Rewards over HTTP for trainers that call a remote reward (OpenRLHF 0.11's `--reward.remote_url`).
 
     from kernelscope.serve import RewardServer, RewardService
     service = RewardService(reward_fn, workers=4, queue_size=256, timeout_s=600)
