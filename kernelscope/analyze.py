@@ -34,6 +34,7 @@ class Options:
     block: tuple | None = None          # assumed where no launch site gives one
     grid: tuple | None = None           # likewise for the grid (gridDim in grid-stride loops, totals)
     bindings: dict = field(default_factory=dict)
+    types: dict = field(default_factory=dict)   # template type parameter -> type (--type T=float)
     defines: dict = field(default_factory=dict)
     registers: str = "auto"
     dynamic_smem: int | None = None
@@ -52,6 +53,7 @@ class KernelResult:
     sync: object = None
     resources: object = None
     diagnostics: list = field(default_factory=list)
+    launches: list = field(default_factory=list)    # LaunchResult per launch site with its own shape
 
     def to_json(self) -> dict:
         k = self.kernel
@@ -64,6 +66,7 @@ class KernelResult:
             "grid": list(self.grid) if self.grid else None,
             "template_params": list(k.template_params),
             "template_instantiations": [list(t) for t in k.template_instantiations],
+            "template_types": {name: {"type": bound, "source": source} for name, (bound, source) in k.template_types.items()},
             "launch_bounds": list(k.launch_bounds),
             "extern_c": k.extern_c,
             "params": [{"name": p.name, "type": p.type_name, "pointer": p.is_pointer, "const": p.is_const,
@@ -78,7 +81,33 @@ class KernelResult:
                        "unroll": loop.unrolled, "thread_dependent": loop.thread_dependent} for loop in k.loops],
             "shared_arrays": [{"name": s.name, "elem_bytes": s.elem_bytes, "dims": list(s.dims),
                                "dynamic": s.dynamic, "bytes": s.static_bytes} for s in k.shared_arrays],
+            "launches": [launch.to_json() for launch in self.launches],
         }
+
+
+@dataclass(frozen=True)
+class LaunchResult:
+    """What one launch shape of a kernel gets when the file launches it with several: the report
+    above models the first; each shape's block decides its own coalescing and occupancy."""
+    line: int
+    column: int
+    block: tuple
+    grid: tuple | None
+    dynamic_shared_bytes: int
+    load_sectors_per_request: float | None
+    store_sectors_per_request: float | None
+    active_blocks_per_sm: int | None
+    theoretical_occupancy: float | None
+
+    def to_json(self) -> dict:
+        def rounded(value):
+            return None if value is None else round(value, 4)
+        return {"line": self.line, "column": self.column, "block": list(self.block),
+                "grid": list(self.grid) if self.grid else None, "dynamic_shared_bytes": self.dynamic_shared_bytes,
+                "sectors_per_request": {"load": rounded(self.load_sectors_per_request),
+                                        "store": rounded(self.store_sectors_per_request)},
+                "active_blocks_per_sm": self.active_blocks_per_sm,
+                "theoretical_occupancy": rounded(self.theoretical_occupancy)}
 
 
 @dataclass
@@ -123,7 +152,7 @@ def analyze_source(text: str, path: str = "<string>", options: Options | None = 
 
 
 def _analyze(text: str, path: str, options: Options) -> FileResult:
-    model = parse_file(text, path, options.defines, options.arch, options.preprocess)
+    model = parse_file(text, path, options.defines, options.arch, options.preprocess, options.types)
     usages = _resource_usage(model, text, path, options)
     results = []
     diagnostics = [Diagnostic("KS901", severity_of("KS901"), path, e.line, e.column, e.message) for e in model.errors]
@@ -147,6 +176,7 @@ def _options(options: Options | None, overrides: dict) -> Options:
             setattr(options, name, value)
     options.bindings = dict(options.bindings or {})
     options.defines = dict(options.defines or {})
+    options.types = dict(options.types or {})
     if options.registers not in REGISTER_MODES:
         from kernelscope.errors import UsageError
         raise UsageError(f"--registers must be one of {', '.join(REGISTER_MODES)}")
@@ -171,7 +201,44 @@ def analyze_kernel(kernel, options: Options, usage, path: str) -> KernelResult:
     result.diagnostics += _sync_diagnostics(result, path)
     result.diagnostics += hints.diagnostics(kernel, result.intensity, path)
     result.diagnostics += _oversized_launches(kernel, bindings, path)
+    result.launches = _launch_results(kernel, options, bindings, result, usage)
     return result
+
+
+MAX_LAUNCH_SHAPES = 16
+
+
+def _launch_results(kernel, options: Options, bindings: dict, main: KernelResult, usage) -> list:
+    """One LaunchResult per distinct launch shape (the first MAX_LAUNCH_SHAPES, at each one's first
+    site) when the file launches the kernel with more than one; [] otherwise."""
+    shapes = {}
+    for site in kernel.launches:
+        block = _resolve_dims(getattr(site, "block_exprs", None), bindings) or site.block
+        if not block or _threads(block) > MAX_BLOCK_THREADS:
+            continue
+        grid = _resolve_dims(getattr(site, "grid_exprs", None), bindings) or site.grid
+        smem = site.dynamic_smem if site.dynamic_smem and 0 < site.dynamic_smem < 2**31 else 0
+        shape = (tuple(block), tuple(grid) if grid and max(grid) <= MAX_GRID_DIM else None, smem)
+        shapes.setdefault(shape, site)
+        if len(shapes) > MAX_LAUNCH_SHAPES:
+            del shapes[shape]
+            break
+    if len(shapes) < 2:
+        return []
+    results = []
+    for (block_dims, grid, smem), site in shapes.items():
+        block = BlockShape(*block_dims)
+        if block.as_list() == main.block.as_list() and grid == main.grid:
+            memory = main.memory
+        else:
+            weights = ExecWeights(thread_env(block, grid, bindings), block.warps * WARP, active_slots(block))
+            memory = memory_analysis.analyze(kernel, block, bindings, grid, weights)
+        occupancy = _occupancy(kernel, block, usage, options.dynamic_smem or smem, options)
+        results.append(LaunchResult(site.line, site.column, block_dims, grid, options.dynamic_smem or smem,
+                                    memory.mean_sectors_per_request("load"), memory.mean_sectors_per_request("store"),
+                                    occupancy.active_blocks_per_sm if occupancy else None,
+                                    occupancy.theoretical_occupancy if occupancy else None))
+    return results
 
 
 MAX_BLOCK_THREADS = 1024
@@ -271,7 +338,8 @@ def _occupancy(kernel, block: BlockShape, usage, dynamic_smem: int, options: Opt
     max_threads = kernel.launch_bounds[0] if kernel.launch_bounds and isinstance(kernel.launch_bounds[0], int) \
         and 0 < kernel.launch_bounds[0] <= MAX_BLOCK_THREADS else None
     return _cached_occupancy(options.arch, block.threads, usage.registers, static_smem, dynamic_smem,
-                             max(1, getattr(usage, "barriers", 1) or 1), usage.source, max_threads)
+                             max(1, getattr(usage, "barriers", 1) or 1), usage.source, max_threads,
+                             kernel.shared_memory_opt_in)
 
 
 _OCCUPANCY_JSON: dict = {}
@@ -290,12 +358,14 @@ def _occupancy_json(result) -> dict:
 
 
 @functools.lru_cache(maxsize=4096)
-def _cached_occupancy(arch, threads, registers, static_smem, dynamic_smem, barriers, source, max_threads):
+def _cached_occupancy(arch, threads, registers, static_smem, dynamic_smem, barriers, source, max_threads,
+                      opt_in=None):
     """Kernels of one file often share their resource usage; the result is frozen, so share it."""
     from kernelscope.analyses import occupancy
 
     return occupancy.compute(arch, threads, registers, static_smem, dynamic_smem, barriers=barriers,
-                             registers_source=source, max_threads_per_block=max_threads)
+                             registers_source=source, max_threads_per_block=max_threads,
+                             shared_memory_opt_in=opt_in)
 
 
 def _occupancy_diagnostics(result: KernelResult, path: str) -> list:

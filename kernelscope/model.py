@@ -173,6 +173,8 @@ class LaunchSite:
     template_args: tuple = ()
     grid_text: str = ""
     block_text: str = ""
+    host_bindings: dict = field(default_factory=dict)    # the host template's parameters -> types
+    argument_types: list = field(default_factory=list)   # declared type of each launch argument
 
 
 @dataclass
@@ -184,6 +186,7 @@ class Kernel:
     template_params: list = field(default_factory=list)       # names, in order
     template_instantiations: list = field(default_factory=list)  # tuples of argument texts
     template_bindings: dict = field(default_factory=dict)      # name -> int, when one instantiation fixes them
+    template_types: dict = field(default_factory=dict)         # type parameter -> (type, where it came from)
     launch_bounds: tuple = ()  # (maxThreads, minBlocks, maxBlocksPerCluster) as found
     extern_c: bool = False
     accesses: list = field(default_factory=list)
@@ -200,6 +203,8 @@ class Kernel:
     uses_shuffle: bool = False
     uses_cooperative_groups: bool = False
     uses_inline_asm: bool = False
+    shared_memory_opt_in: Optional[bool] = None   # cudaFuncSetAttribute(k, ...MaxDynamicSharedMemorySize) seen;
+                                                  # False when the file launches k without it
     end_line: int = 0
 
 

@@ -60,6 +60,7 @@ class AccessResult:
     active_lanes: float | None = None
     in_function: str | None = None
     note: str | None = None
+    averaging_weight: float = 1.0   # exec_weight, or an assumption where it is symbolic (trips.ASSUMED_TRIPS)
 
     def to_json(self) -> dict:
         data = {
@@ -113,8 +114,7 @@ class MemoryResult:
         for access in self.accesses:
             if access.space != "global" or access.op != op or access.sectors_per_request is None:
                 continue
-            weight = access.exec_weight if isinstance(access.exec_weight, (int, float)) else 1
-            issued = weight * (access.requests_per_block or 0)
+            issued = access.averaging_weight * (access.requests_per_block or 0)
             sectors += access.sectors_per_request * issued
             requests += issued
         return sectors / requests if requests else None
@@ -174,7 +174,9 @@ def _access(access, env: dict, slots: int, active: np.ndarray, weights: ExecWeig
     numeric_weight, symbolic_weight = weights.weight(access.weight_context)
     result = AccessResult(access.line, access.column, access.text, access.array, access.space, access.op,
                           access.elem_bytes, "unknown", None, in_function=access.in_function,
-                          exec_weight=_round(numeric_weight) if numeric_weight is not None else symbolic_weight)
+                          exec_weight=_round(numeric_weight) if numeric_weight is not None else symbolic_weight,
+                          averaging_weight=numeric_weight if numeric_weight is not None else
+                          weights.averaging_weight(access.weight_context))
     lanes_per_warp = active.reshape(-1, WARP).sum(axis=1)
     issuing = lanes_per_warp > 0
     result.active_lanes = _mean(lanes_per_warp[issuing]) if issuing.any() else 0.0
@@ -316,6 +318,11 @@ def _sectors(addresses: np.ndarray, active: np.ndarray, elem: int):
     issuing = masks.any(axis=1)
     if not issuing.any():
         return None, None
+    lowest = int(addresses[active].min())
+    if lowest < 0:
+        # below the base (a pointer moved back by a halo, or stand-ins for unbound scalars): move the
+        # whole vector up by whole 128-byte lines, which keeps every lane's sector and alignment
+        addresses = addresses + (-lowest // 128 + 1) * 128
     first = (addresses // SECTOR).reshape(-1, WARP)
     span = max(1, -(-elem // SECTOR) + (1 if elem % SECTOR else 0))
     # every sector a lane may touch: first .. first + span - 1, clipped to its last byte's sector

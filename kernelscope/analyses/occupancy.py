@@ -247,6 +247,9 @@ def compute(arch, block_size: int, registers: int, static_shared_bytes: int, dyn
         _, _, blocks, _ = evaluate(size)
         sweep.append(SweepPoint(size, blocks, _occupancy(profile, size, blocks)))
     limits, config, blocks, limiter = evaluate(block_size)
+    if blocks == 0 and limiter == "shared_memory" and not opt_in and \
+            static_shared_bytes + dynamic_shared_bytes <= profile.max_shared_memory_per_block_optin:
+        limiter = "shared_memory_opt_in"   # fits once the kernel opts in; without it the launch fails
     warps = _warps_per_block(profile, block_size)
     return OccupancyResult(
         arch=profile.sm, block_size=block_size, registers=registers, registers_source=registers_source,
@@ -286,7 +289,13 @@ def diagnostics(result: OccupancyResult, kernel_name: str, path: str, line: int,
         found.append(Diagnostic(rule=rule, severity=severity, path=path, line=line, column=column,
                                 message=message, kernel=kernel_name))
 
-    if result.limiter == "block_size":
+    if result.limiter == "shared_memory_opt_in":
+        emit("KS303", severity_of("KS303"),
+             f"{result.static_shared_bytes + result.dynamic_shared_bytes} bytes of shared memory per block "
+             f"exceed the default 48 KB and the file launches {kernel_name} without "
+             f"cudaFuncSetAttribute({kernel_name}, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes); "
+             "the launch fails (0 blocks per SM)")
+    elif result.limiter == "block_size":
         emit("KS303", severity_of("KS303"),
              f"block of {result.block_size} threads exceeds the kernel's limit of "
              f"{result.max_threads_per_block} threads per block; the launch fails")

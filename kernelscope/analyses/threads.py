@@ -95,9 +95,18 @@ def evaluate_per_thread(expr: sx.Expr, env: dict, slots: int):
 
 def condition_values(expr: sx.Expr, env: dict, slots: int) -> np.ndarray | None:
     """A condition's truth for every slot, placeholders standing in for unbound scalars; None when
-    it cannot be evaluated (it reads data, or calls what we do not model)."""
+    it cannot be evaluated (it reads data, or calls what we do not model) or when it depends on how
+    unbound scalars compare: one placeholder for all makes `tid >= Size - 1 - t` true everywhere
+    (Rodinia gaussian's early return), so two spreads of distinct values must agree with it."""
+    unbound = sorted(name for name in sx.free_names(expr) if name not in env)
     try:
-        return evaluate_per_thread(expr, with_placeholders(expr, env, PLACEHOLDER), slots) != 0
+        truth = evaluate_per_thread(expr, bind_missing(env, unbound, PLACEHOLDER), slots) != 0
+        if len(unbound) > 1:
+            for order in (unbound, unbound[::-1]):
+                spread = {**env, **{name: PLACEHOLDER * (k + 2) for k, name in enumerate(order)}}
+                if not np.array_equal(evaluate_per_thread(expr, spread, slots) != 0, truth):
+                    return None
+        return truth
     except UNEVALUABLE:
         return None
 
@@ -109,4 +118,8 @@ def condition_mask(conditions, env: dict, slots: int) -> np.ndarray:
         truth = condition_values(condition.expr, env, slots)
         if truth is not None:
             mask &= ~truth if condition.negated else truth
+    if not mask.any() and any(name not in env for c in conditions for name in sx.free_names(c.expr)):
+        # no thread at all passes only because of the values standing in for unbound scalars (Rodinia
+        # pathfinder's `xidx >= 0` with xidx = (256 - 2 * iteration) * bx - border + tx): undecided
+        return condition_mask([c for c in conditions if all(n in env for n in sx.free_names(c.expr))], env, slots)
     return mask

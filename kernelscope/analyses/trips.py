@@ -15,6 +15,11 @@ import numpy as np
 from kernelscope.analyses.threads import UNEVALUABLE, condition_mask, condition_values, evaluate_per_thread
 
 MAX_SIMULATED_ITERATIONS = 4096
+# For averaging over a kernel's accesses only (never reported as an execution count): a counted loop
+# bounded by a size nobody bound (`for (j = 0; j < ny; j++)` without --arg ny) runs many times, so
+# its accesses dominate what ncu measures; 64 makes them do so. A loop bounded by data (a CSR row's
+# length) keeps weight 1: such loops are often short.
+ASSUMED_TRIPS = 64
 
 
 def trip_count(loop, env: dict, slots: int, active: np.ndarray):
@@ -215,6 +220,19 @@ class ExecWeights:
         """How many of `conditions` are if/else arms whose test cannot be evaluated."""
         return sum(1 for condition in conditions
                    if condition.exclusive and condition_values(condition.expr, self.env, self.slots) is None)
+
+    def averaging_weight(self, context) -> float:
+        """How much a statement in `context` counts when averaging over accesses: its executions
+        where known, else ASSUMED_TRIPS for each loop bounded by unbound sizes."""
+        weight = 1.0
+        for loop in context.loops:
+            count = self.loop(loop)
+            if count is not None:
+                weight *= count
+            elif loop.start is not None and loop.bound is not None and loop.step is not None and \
+                    not any(e.has_load() for e in (loop.start, loop.bound, loop.step)):
+                weight *= ASSUMED_TRIPS
+        return weight
 
     def weight(self, context):
         """(numeric weight or None, symbolic text) for statements in `context`."""

@@ -67,6 +67,22 @@ def parse_bindings(items) -> dict[str, int]:
     return bound
 
 
+def parse_types(items) -> dict[str, str]:
+    """--type T=float pairs: a template type parameter and the type it stands for."""
+    import re
+
+    from kernelscope.frontend.ctypes import normalise_type
+
+    bound = {}
+    for item in items or ():
+        name, sep, value = item.partition("=")
+        value = normalise_type(value)
+        if not sep or not name.strip().isidentifier() or not re.fullmatch(r"[A-Za-z_][\w ]*", value):
+            raise click.BadParameter(f"--type expects NAME=TYPE such as T=float, got {item!r}")
+        bound[name.strip()] = value
+    return bound
+
+
 def parse_defines(items) -> dict[str, str]:
     """-D NAME or -D NAME=VALUE, as a compiler takes them."""
     defines = {}

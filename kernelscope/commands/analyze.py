@@ -6,7 +6,8 @@ import sys
 
 import click
 
-from kernelscope.commands._common import TERMINAL, analysis_options, analysis_settings, exits_2_on_error, write_output
+from kernelscope.commands._common import (TERMINAL, analysis_options, analysis_settings, exits_2_on_error, parse_types,
+                                          write_output)
 
 FORMATS = ("text", "json", "html")
 
@@ -19,6 +20,8 @@ FORMATS = ("text", "json", "html")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Write the report to this file instead of standard output.")
 @analysis_options
+@click.option("--type", "types", multiple=True, metavar="T=TYPE",
+              help="Bind a template type parameter of the kernels (T=float); else the launches decide, or float.")
 @click.option("--dynamic-smem", type=click.IntRange(min=0), default=None, metavar="BYTES",
               help="Dynamic shared memory per block, where no launch site gives it.")
 @click.option("--preprocess", type=click.Choice(["builtin", "nvcc"]), default="builtin", show_default=True,
@@ -27,8 +30,8 @@ FORMATS = ("text", "json", "html")
               help="Read [tool.kernelscope] settings from this file instead of searching upwards from each path.")
 @click.option("--explain", is_flag=True, help="Start the text report with a legend of its notation.")
 @exits_2_on_error
-def analyze(paths, output_format, output, arch, block, grid, args, defines, registers, dynamic_smem, preprocess,
-            config_file, explain):
+def analyze(paths, output_format, output, arch, block, grid, args, defines, registers, types, dynamic_smem,
+            preprocess, config_file, explain):
     """Analyse CUDA files: coalescing, bank conflicts, occupancy, intensity, sync, divergence.
 
     Settings not given here (arch, block, define, registers) come from [tool.kernelscope] in
@@ -44,7 +47,7 @@ def analyze(paths, output_format, output, arch, block, grid, args, defines, regi
     chart_arch = None
     for path in expand_paths(paths):
         options = analysis_settings(arch, block, grid, args, defines, registers, configured=resolver.for_path(path),
-                                    dynamic_smem=dynamic_smem, preprocess=preprocess)
+                                    dynamic_smem=dynamic_smem, preprocess=preprocess, types=parse_types(types))
         _check_arch(options.arch)
         chart_arch = chart_arch or options.arch
         results.append(analyze_path(path, options))

@@ -10,7 +10,7 @@ import sys
 import click
 
 from kernelscope import rules as registry
-from kernelscope.commands._common import TERMINAL, exits_2_on_error, fail, parse_block
+from kernelscope.commands._common import TERMINAL, exits_2_on_error, fail, parse_block, parse_types
 from kernelscope.model import SEVERITIES
 
 FORMATS = ("text", "json", "sarif", "github")
@@ -58,6 +58,8 @@ def _render(fmt: str, report) -> str:
                    "[default: auto].")
 @click.option("-D", "--define", "defines", multiple=True, metavar="NAME[=VALUE]",
               help="Preprocessor definition, as the compiler is given it.")
+@click.option("--type", "types", multiple=True, metavar="T=TYPE",
+              help="Bind a template type parameter of the kernels (T=float); else the launches decide, or float.")
 @click.option("--include", multiple=True, metavar="GLOB", help="Files to lint inside directories.")
 @click.option("--exclude", multiple=True, metavar="GLOB",
               help="Files and directories to skip, besides the configured ones.")
@@ -71,7 +73,7 @@ def _render(fmt: str, report) -> str:
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Worker processes [default: one per CPU].")
 @exits_2_on_error
-def lint(paths, fmt, output, select, ignore, severities, fail_on, arch, block, registers, defines, include,
+def lint(paths, fmt, output, select, ignore, severities, fail_on, arch, block, registers, defines, types, include,
          exclude, config_file, baseline, write_baseline, exit_zero, jobs):
     """Lint CUDA files and directories for hazards.
 
@@ -94,6 +96,7 @@ def lint(paths, fmt, output, select, ignore, severities, fail_on, arch, block, r
         block=parse_block(block),
         defines=tuple(config.parse_define(item, "-D") for item in defines) or None,
         registers=registers,
+        types=tuple(parse_types(types).items()) or None,
         fail_on=fail_on,
     )
     resolver = config.SettingsResolver(overrides, config_file)

@@ -362,7 +362,10 @@ class Walker:
                 self.env[var] = Value(exit_value, self.env[var].ctype)
 
     def _updated_variable(self, update_node):
-        """The variable a loop's update expression advances (`i++`, `i += s`, `i = i + s`), if any."""
+        """The variable a loop's update expression advances (`i++`, `i += s`, `i = i + s`, the first
+        of `i++, k++`), if any."""
+        if update_node is not None and update_node.type == "comma_expression":
+            update_node = update_node.child_by_field_name("left")
         if update_node is None or update_node.type not in ("update_expression", "assignment_expression"):
             return None
         target = update_node.child_by_field_name("left") or update_node.child_by_field_name("argument")
@@ -417,6 +420,10 @@ class Walker:
         """The induction variable's change per iteration: (Expr, op) with op '+' or a geometric op."""
         if update_node is None or var is None:
             return None, None
+        while update_node.type == "comma_expression":   # `i++, k++`: the part that updates var
+            left = update_node.child_by_field_name("left")
+            right = update_node.child_by_field_name("right")
+            update_node = left if _updates(self, left, var) else right
         kind = update_node.type
         if kind == "update_expression":
             operand = self._node_text(update_node.child_by_field_name("argument"))
@@ -594,6 +601,8 @@ class Walker:
         location = self.lvalue(node)
         if location is not None:
             pointer, size, ctype = location
+            if pointer.dims:
+                return Value(pointer.offset, ctype, pointer)  # an array member, indexed next
             self._record(node, pointer, size, "load")
             return Value(sx.Load(pointer.base, pointer.offset), ctype)
         base = self.expression(argument, depth)
@@ -708,7 +717,12 @@ class Walker:
             return new
         location = self.lvalue(target)
         if location is None:
-            self.expression(target, depth)
+            old = self.expression(target, depth)
+            if operator != "=":
+                # `v.x *= 2.f` on a float4 or struct local: registers, but still arithmetic
+                op = operator[:-1]
+                ctype = _promote(old.ctype, right.ctype) if op in "+-*/%" else old.ctype
+                self._arith(target, op, ctype, old.expr, right.expr)
             return right
         pointer, size, ctype = location
         if operator != "=":
@@ -1006,7 +1020,12 @@ class Walker:
             struct_field = self.types.field(element or "", field_name)
             if struct_field is None:
                 return None
-            moved = replace(pointer, offset=sx.binary("+", pointer.offset, struct_field.offset), dims=())
+            offset = sx.binary("+", pointer.offset, struct_field.offset)
+            if struct_field.count > 1:
+                # an array member (`p->s1[i]`): a row to index, not a value
+                return replace(pointer, offset=offset, pointee=struct_field.type_name,
+                               dims=(struct_field.count,)), struct_field.size, struct_field.type_name
+            moved = replace(pointer, offset=offset, dims=())
             return moved, struct_field.size, struct_field.type_name
         return None
 
@@ -1265,6 +1284,11 @@ def _conjoined_bound(left, right, var, walker: Walker):
     first, first_compare = _loop_bound(left, var, walker)
     second, second_compare = _loop_bound(right, var, walker)
     if first is None or second is None:
+        # `k < CHUNK && kGlobal < numK`, a second counter advanced with k: the bound on k is the one
+        # the loop shows (at most that many trips)
+        for bound, compare, other in ((first, first_compare, right), (second, second_compare, left)):
+            if bound is not None and not re.search(rf"\b{re.escape(var)}\b", walker._node_text(other)):
+                return bound, compare
         return None, "?"
     upward = {"<": 0, "<=": 1}
     downward = {">": 0, ">=": -1}
@@ -1304,3 +1328,9 @@ def _merge(condition: sx.Expr, then_env: dict, else_env: dict, before: dict) -> 
             continue
         merged[name] = Value(sx.Select(condition, a.expr, b.expr), a.ctype or b.ctype, None, a.dims)
     return merged
+
+
+def _updates(walker, node, var: str) -> bool:
+    """Whether an update expression (`i++`, `i += s`) assigns `var`."""
+    target = node.child_by_field_name("left") or node.child_by_field_name("argument")
+    return target is not None and walker._node_text(target) == var

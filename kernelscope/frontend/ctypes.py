@@ -34,6 +34,7 @@ class Field:
     type_name: str
     offset: int
     size: int
+    count: int = 1      # elements, for an array member
 
 
 @dataclass
@@ -138,7 +139,7 @@ class TypeTable:
                 return  # a member we cannot size: leave the struct unknown rather than guess
             member_align = self.align_of(type_name)
             offset = (offset + member_align - 1) // member_align * member_align
-            fields[field_name] = Field(field_name, self.resolve(type_name), offset, size)
+            fields[field_name] = Field(field_name, self.resolve(type_name), offset, size, count)
             offset += size * count
             align = max(align, member_align)
         if forced_align:

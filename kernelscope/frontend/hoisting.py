@@ -5,7 +5,9 @@ nvcc loads it once before the loop (loop-invariant code motion), so ncu counts o
 per iteration. A load is lifted out of its innermost `for` loop when, in that loop,
 - its address uses nothing the loop changes (the induction variable, loop-carried variables, moved
   pointers),
-- no global store or atomic could overwrite it and no barrier or fence orders memory, and
+- no global store or atomic could overwrite it and no barrier or fence orders memory, except stores
+  to the load's own address (`tmp[i] += A[i * n + j] * x[j]`: the compiler keeps tmp[i] in a register,
+  each iteration's load reads what the previous one stored), and
 - it runs on every iteration (no condition inside the loop guards it: the compiler does not
   speculate loads).
 It is then tried against the next enclosing loop. The analyses weigh such a load by the iterations of
@@ -22,8 +24,12 @@ def mark_loop_invariant_loads(scope) -> None:
     if not scope.loops:
         return
     blocked = set()
+    stores: dict = {}   # id(loop) -> the global stores inside it
     for record in scope.accesses:
-        if record.op != "load" and record.space == "global":
+        if record.op == "store" and record.space == "global":
+            for loop in record.context.loops:
+                stores.setdefault(id(loop), []).append(record)
+        elif record.op != "load" and record.space == "global":
             blocked.update(id(loop) for loop in record.context.loops)
     for record in scope.barriers:
         blocked.update(id(loop) for loop in record.context.loops)
@@ -32,14 +38,19 @@ def mark_loop_invariant_loads(scope) -> None:
             blocked.update(id(loop) for loop in record.context.loops)
     for access in scope.accesses:
         if access.op == "load" and access.space == "global" and access.context.loops:
-            access.hoisted_loops = _hoistable_depth(access, blocked)
+            access.hoisted_loops = _hoistable_depth(access, blocked, stores)
 
 
-def _hoistable_depth(access, blocked: set) -> int:
+def _same_location(store, load) -> bool:
+    return store.array == load.array and store.elem_bytes == load.elem_bytes and store.address == load.address
+
+
+def _hoistable_depth(access, blocked: set, stores: dict) -> int:
     names = access.address.symbols()
     depth = 0
     for loop in reversed(access.context.loops):
         if (loop.kind != "for" or loop.var is None or id(loop) in blocked
+                or not all(_same_location(store, access) for store in stores.get(id(loop), ()))
                 or len(access.context.conditions) > loop.condition_depth
                 or names & _changed_by(loop)):
             break

@@ -136,6 +136,34 @@ def tokenize(text: str, base: int = 0) -> list[Token]:
             for m in TOKEN.finditer(text)]
 
 
+_TYPE_WORDS = frozenset("""char short int long float double signed unsigned bool void size_t half
+    __half int8_t uint8_t int16_t uint16_t int32_t uint32_t int64_t uint64_t""".split())
+
+
+def _redundant_parentheses(result: list, body: list, k: int, argument: list) -> int | None:
+    """`(_nx) * (_j)` with nx and j for the parameters: tree-sitter reads `(nx) * (j)` as a cast of
+    `*(j)` to a type nx. A parameter that stands alone in parentheses and receives one variable or
+    number loses them (the caller then skips the `)` at the returned index); `f(_x)` keeps its call."""
+    words = [t for t in argument if t.kind not in ("space", "newline")]
+    if len(words) != 1 or words[0].kind not in ("ident", "number") or words[0].text in _TYPE_WORDS:
+        return None
+    opening = len(result) - 1
+    while opening >= 0 and result[opening].kind in ("space", "newline"):
+        opening -= 1
+    closing = _next_significant(body, k + 1)
+    if opening < 0 or result[opening].text != "(" or closing is None or body[closing].text != ")":
+        return None
+    before = opening - 1
+    while before >= 0 and result[before].kind in ("space", "newline"):
+        before -= 1
+    if before >= 0 and (result[before].kind in ("ident", "number") or result[before].text in (")", "]")):
+        return None
+    del result[opening:]
+    result.append(Token("space", " ", 0))
+    argument.append(Token("space", " ", 0))
+    return closing
+
+
 def parse_define(body_text: str, line: int) -> Macro | None:
     """`NAME body` or `NAME(a, b) body` (text after `#define`)."""
     match = re.match(r"\s*([A-Za-z_]\w*)(\([^)]*\))?", body_text)
@@ -466,7 +494,11 @@ class Preprocessor:
                     expanded: list[str] = []
                     self._expand_tokens(by_name[token.text], hidden, depth + 1,
                                         lambda s, o, v=True: expanded.append(s), 0)
-                    result.extend(tokenize("".join(expanded)))
+                    tokens = tokenize("".join(expanded))
+                    closing = _redundant_parentheses(result, body, k, tokens)
+                    if closing is not None:
+                        k = closing
+                    result.extend(tokens)
                 k += 1
                 continue
             if token.text == "##":

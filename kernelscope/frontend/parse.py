@@ -13,6 +13,7 @@ from kernelscope.frontend.ctypes import TypeTable, normalise_type
 from kernelscope.frontend.hoisting import mark_loop_invariant_loads
 from kernelscope.frontend.macros import Preprocessed, preprocess
 from kernelscope.frontend.shims import apply_shims
+from kernelscope.frontend.template_types import HostTemplates, deduce, substitute
 from kernelscope.model import FileModel, Kernel, LaunchSite, Param, SourceError
 from kernelscope.paths import grammar_file
 
@@ -67,14 +68,16 @@ class FileUnit:
 
 
 def parse_file(text: str, path: str = "<string>", defines: dict | None = None, arch: str = "sm_90",
-               preprocess_with: str = "builtin") -> FileModel:
+               preprocess_with: str = "builtin", types: dict | None = None) -> FileModel:
+    """types: template type parameter -> type name, binding it in every kernel that has it."""
     try:
-        return _parse_file(text, path, defines, arch, preprocess_with)
+        return _parse_file(text, path, defines, arch, preprocess_with, types)
     except InvalidSource as exc:     # raised where the walk found it, which does not know the path
         raise InputError(f"{path}:{exc}") from None
 
 
-def _parse_file(text: str, path: str, defines: dict | None, arch: str, preprocess_with: str) -> FileModel:
+def _parse_file(text: str, path: str, defines: dict | None, arch: str, preprocess_with: str,
+                types: dict | None = None) -> FileModel:
     from kernelscope.frontend.source import normalise
 
     text = normalise(text)
@@ -102,10 +105,10 @@ def _parse_file(text: str, path: str, defines: dict | None, arch: str, preproces
     _collect_file_scope(unit, tree.root_node)
     _collect_device_functions(unit, captures)
     instantiations = _collect_instantiations(unit, captures)
-    model.launches = _collect_launches(unit, captures)
+    model.launches = _collect_launches(unit, captures, tree.root_node)
     model.errors.extend(_syntax_errors(unit, captures))
     for node in captures.get("kernel", []):
-        kernel = _kernel(unit, node, launch_bounds, instantiations, model.launches)
+        kernel = _kernel(unit, node, launch_bounds, instantiations, model.launches, types)
         if kernel is not None:
             model.kernels.append(kernel)
     model.kernels.sort(key=lambda k: (k.line, k.column))
@@ -155,30 +158,44 @@ def _collect_types(unit: FileUnit, captures: dict) -> None:
     for node in captures.get("typedef", []):
         name = node.child_by_field_name("declarator")
         base = node.child_by_field_name("type")
-        if name is not None and base is not None and name.type == "type_identifier":
-            unit.types.aliases[_text(name)] = normalise_type(_text(base))
+        if name is None or base is None or name.type != "type_identifier":
+            continue
+        if base.type in ("struct_specifier", "class_specifier", "union_specifier"):
+            # typedef struct tag {...} Name;  typedef struct {...} Name;
+            tag, body = base.child_by_field_name("name"), base.child_by_field_name("body")
+            if tag is not None:
+                unit.types.aliases[_text(name)] = _text(tag)
+            elif body is not None and base.type != "union_specifier":
+                unit.types.add_struct(_text(name), _struct_members(body))
+            continue
+        unit.types.aliases[_text(name)] = normalise_type(_text(base))
     for node in captures.get("struct", []):
         name = node.child_by_field_name("name")
         body = node.child_by_field_name("body")
         if name is None or body is None:
             continue
-        members = []
-        for declaration in body.named_children:
-            if declaration.type != "field_declaration":
-                continue
-            type_node = declaration.child_by_field_name("type")
-            type_name = normalise_type(_text(type_node)) if type_node is not None else "int"
-            for declarator in declaration.children_by_field_name("declarator"):
-                count = 1
-                while declarator is not None and declarator.type == "array_declarator":
-                    size = _int_or_none(_text(declarator.child_by_field_name("size")))
-                    count *= size or 1
-                    declarator = declarator.child_by_field_name("declarator")
-                if declarator is not None and declarator.type == "pointer_declarator":
-                    members.append((_leaf_name(declarator), "void*", count))
-                elif declarator is not None:
-                    members.append((_text(declarator), type_name, count))
-        unit.types.add_struct(_text(name), members)
+        unit.types.add_struct(_text(name), _struct_members(body))
+
+
+def _struct_members(body) -> list:
+    """(field name, type name, array count) of a struct body's fields, in order."""
+    members = []
+    for declaration in body.named_children:
+        if declaration.type != "field_declaration":
+            continue
+        type_node = declaration.child_by_field_name("type")
+        type_name = normalise_type(_text(type_node)) if type_node is not None else "int"
+        for declarator in declaration.children_by_field_name("declarator"):
+            count = 1
+            while declarator is not None and declarator.type == "array_declarator":
+                size = _int_or_none(_text(declarator.child_by_field_name("size")))
+                count *= size or 1
+                declarator = declarator.child_by_field_name("declarator")
+            if declarator is not None and declarator.type == "pointer_declarator":
+                members.append((_leaf_name(declarator), "void*", count))
+            elif declarator is not None:
+                members.append((_text(declarator), type_name, count))
+    return members
 
 
 def _collect_file_scope(unit: FileUnit, root) -> None:
@@ -268,7 +285,7 @@ def _syntax_errors(unit: FileUnit, captures: dict) -> list[SourceError]:
 
 # -- launches --------------------------------------------------------------------------------------
 
-def _collect_launches(unit: FileUnit, captures: dict) -> list[LaunchSite]:
+def _collect_launches(unit: FileUnit, captures: dict, root) -> list[LaunchSite]:
     launches = []
     functions = {}
     for node in captures.get("launch", []):
@@ -276,6 +293,8 @@ def _collect_launches(unit: FileUnit, captures: dict) -> list[LaunchSite]:
         while function is not None and function.type != "function_definition":
             function = function.parent
         functions.setdefault(function.id if function is not None else None, (function, []))[1].append(node)
+    # only template kernels need their launches' host context (a walk over the whole file)
+    host = HostTemplates(root) if functions and "template" in unit.text else None
     for function, nodes in functions.values():
         found: dict = {}
         walker = Walker(unit, Scope(), {}, record=False)
@@ -286,6 +305,9 @@ def _collect_launches(unit: FileUnit, captures: dict) -> list[LaunchSite]:
             walker.statement(body)
         for node in nodes:
             site = found.get(node.id) or _launch_site(walker, node)
+            if host is not None:
+                site.host_bindings, site.argument_types = host.launch_context(node)
+                site.template_args = tuple(substitute(a, site.host_bindings) for a in site.template_args)
             launches.append(site)
     launches.sort(key=lambda s: (s.line, s.column))
     return launches
@@ -331,7 +353,8 @@ def _constant_dims(exprs):
 
 # -- kernels -----------------------------------------------------------------------------------------
 
-def _kernel(unit: FileUnit, node, launch_bounds, instantiations: dict, launches: list) -> Kernel | None:
+def _kernel(unit: FileUnit, node, launch_bounds, instantiations: dict, launches: list,
+            types: dict | None = None) -> Kernel | None:
     declarator = node.child_by_field_name("declarator")
     name = _function_name(declarator)
     if not name:
@@ -360,26 +383,33 @@ def _kernel(unit: FileUnit, node, launch_bounds, instantiations: dict, launches:
                     type_params.add(param_name)
     kernel.template_instantiations = list(instantiations.get(name, []))
     kernel.launches = [site for site in launches if site.kernel == name]
+    kernel.shared_memory_opt_in = _shared_memory_opt_in(unit, name, bool(kernel.launches))
     for site in kernel.launches:
         if site.template_args and site.template_args not in kernel.template_instantiations:
             kernel.template_instantiations.append(site.template_args)
     if kernel.template_params and len(set(kernel.template_instantiations)) == 1:
         for param_name, argument in zip(kernel.template_params, kernel.template_instantiations[0]):
             kernel.template_bindings[param_name] = _int_or_text(argument)
+            if param_name in type_params:
+                kernel.template_types[param_name] = (normalise_type(argument), "instantiation")
 
     env: dict = dict(unit.globals)
     saved_aliases = dict(unit.types.aliases)
     for param_name, bound in kernel.template_bindings.items():
-        if param_name in type_params and isinstance(bound, str):
-            unit.types.aliases[param_name] = normalise_type(bound)
-        elif isinstance(bound, int):
+        if isinstance(bound, int):
             env[param_name] = Value(sx.Const(bound), "int")
+        elif bound in ("true", "false") and param_name not in type_params:
+            env[param_name] = Value(sx.Const(int(bound == "true")), "bool")
     for param_name in kernel.template_params:
         env.setdefault(param_name, Value(sx.Sym(param_name), "int"))
     parameter_list = declarator.child_by_field_name("parameters")
-    for param in (parameter_list.named_children if parameter_list is not None else []):
-        if param.type != "parameter_declaration":
-            continue
+    params = [p for p in (parameter_list.named_children if parameter_list is not None else [])
+              if p.type == "parameter_declaration"]
+    if type_params:
+        _bind_type_parameters(unit, kernel, type_params, [_param(unit, p) for p in params], types or {})
+    for param_name, (bound, _) in kernel.template_types.items():
+        unit.types.aliases[param_name] = bound
+    for param in params:
         record = _param(unit, param)
         if record is None:
             continue
@@ -414,6 +444,46 @@ def _kernel(unit: FileUnit, node, launch_bounds, instantiations: dict, launches:
     kernel.dynamic_parallelism = "dynamic_parallelism" in scope.flags
     kernel.notes = scope.notes
     return kernel
+
+
+_OPT_IN = re.compile(r"cudaFuncSetAttribute\s*\(([^;]*?),\s*cudaFuncAttributeMaxDynamicSharedMemorySize")
+
+
+def _shared_memory_opt_in(unit: FileUnit, kernel_name: str, launched_here: bool) -> bool | None:
+    """True when the file raises the kernel's dynamic shared-memory cap above 48 KB; False when the
+    file launches the kernel and never does; None when the host code is elsewhere."""
+    targets = getattr(unit, "opt_in_targets", None)
+    if targets is None:
+        # the names in each cudaFuncSetAttribute(<kernel expression>, ...MaxDynamicSharedMemorySize, ...)
+        targets = unit.opt_in_targets = set() if "MaxDynamicSharedMemorySize" not in unit.text else \
+            {word for match in _OPT_IN.finditer(unit.text) for word in re.findall(r"\w+", match.group(1))}
+    if kernel_name in targets:
+        return True
+    return False if launched_here else None
+
+
+DEFAULT_ELEMENT_TYPE = "float"
+
+
+def _bind_type_parameters(unit: FileUnit, kernel: Kernel, type_params: set, params: list, types: dict) -> None:
+    """Every type parameter gets one type, so that element sizes and strides agree: the caller's
+    --type first, then the single instantiation, then what the launches' arguments deduce, then
+    float (the commonest element type; the JSON says it was assumed)."""
+    deduced: dict = {}
+    for site in kernel.launches:
+        for name, bound in deduce([p for p in params if p is not None], type_params, site.argument_types).items():
+            deduced.setdefault(name, set()).add(bound)
+    for name in kernel.template_params:
+        if name not in type_params:
+            continue
+        if name in types:
+            kernel.template_types[name] = (normalise_type(types[name]), "option")
+        elif name in kernel.template_types and unit.types.size_of(kernel.template_types[name][0]) is not None:
+            continue
+        elif len(deduced.get(name, ())) == 1:
+            kernel.template_types[name] = (next(iter(deduced[name])), "launch arguments")
+        else:
+            kernel.template_types[name] = (DEFAULT_ELEMENT_TYPE, "default")
 
 
 def _param(unit: FileUnit, param) -> Param | None:

@@ -56,6 +56,7 @@ class Settings:
     arch: str = "sm_90"
     block: Optional[tuple] = None
     defines: tuple = ()                            # ((name, value), ...)
+    types: tuple = ()                              # ((template parameter, type), ...) from --type
     registers: str = "auto"
     fail_on: str = "error"
 
@@ -102,6 +103,7 @@ class Overrides:
     arch: Optional[str] = None
     block: Optional[tuple] = None
     defines: Optional[tuple] = None
+    types: Optional[tuple] = None
     registers: Optional[str] = None
     fail_on: Optional[str] = None
 

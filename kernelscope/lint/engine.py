@@ -25,7 +25,8 @@ def analyze_file(text: str, path: str, settings) -> list:
     from kernelscope.analyze import analyze_source
 
     result = analyze_source(text, path, arch=settings.arch, block=settings.block,
-                            defines=dict(settings.defines), registers=settings.registers)
+                            defines=dict(settings.defines), registers=settings.registers,
+                            types=dict(settings.types))
     return list(result.diagnostics)
 
 

@@ -1,0 +1,185 @@
+"""Template arguments of kernels, followed from the host code of the same file.
+
+Real programs rarely write `k<float><<<...>>>`: BabelStream launches `copy_kernel<<<...>>>(d_a, d_c)`
+from a member of `template <class T> class CUDAStream` whose `T* d_a` fixes the kernel's `T` once
+`template class CUDAStream<double>;` instantiates the class; cuda-samples' reduction launches
+`reduce0<T><<<...>>>` from `template <class T> void reduce(...)`, instantiated for float. This module
+answers, per launch site: which concrete types the host function's own template parameters stand for
+(`host_bindings`), and the declared type of each launch argument (`argument_types`), so that the
+kernel's type parameters can be deduced the way the compiler deduces them.
+"""
+
+from __future__ import annotations
+
+from kernelscope.frontend.ctypes import normalise_type
+
+_DECLARATIONS = ("parameter_declaration", "declaration", "field_declaration", "optional_parameter_declaration")
+
+
+def _text(node) -> str:
+    return node.text.decode("latin-1") if node is not None else ""
+
+
+def _leaf(node) -> str:
+    while node is not None:
+        if node.type in ("identifier", "field_identifier"):
+            return _text(node)
+        inner = node.child_by_field_name("declarator")
+        if inner is None:
+            names = [c for c in node.named_children if c.type in ("identifier", "field_identifier")]
+            return _text(names[-1]) if names else ""
+        node = inner
+    return ""
+
+
+def _template_parameters(node) -> list[str]:
+    """Names of the template parameters of the template_declaration directly around `node`."""
+    parent = node.parent
+    if parent is None or parent.type != "template_declaration":
+        return []
+    names = []
+    for param in parent.child_by_field_name("parameters").named_children:
+        declarator = param.child_by_field_name("declarator")
+        name = _leaf(declarator) if declarator is not None else ""
+        if not name:
+            name = next((_text(c) for c in param.named_children if c.type == "type_identifier"), "")
+        names.append(name)
+    return names
+
+
+def _arguments(args_node) -> tuple:
+    return tuple(" ".join(_text(c).split()) for c in args_node.named_children)
+
+
+class HostTemplates:
+    """The file's template instantiations and its functions', classes' and globals' declarations."""
+
+    def __init__(self, root):
+        self.root = root
+        self.instances: dict[str, set] = {}     # template name -> argument tuples written with concrete types
+        self.classes: dict[str, object] = {}    # class name -> class_specifier node with a body
+        self._walk(root)
+
+    def _walk(self, root) -> None:
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            kind = node.type
+            if kind in ("template_type", "template_function"):
+                name = node.child_by_field_name("name")
+                args = node.child_by_field_name("arguments")
+                if name is not None and args is not None:
+                    self.instances.setdefault(_text(name).split("::")[-1], set()).add(_arguments(args))
+            elif kind in ("class_specifier", "struct_specifier") and node.child_by_field_name("body") is not None:
+                name = node.child_by_field_name("name")
+                if name is not None:
+                    self.classes.setdefault(_text(name), node)
+            stack.extend(reversed(node.children))
+
+    def bindings_of(self, template_name: str, params: list[str]) -> dict:
+        """Parameter -> argument of the one instantiation of a host template written with no
+        template parameter in its arguments; {} when there is none or several."""
+        written = {args for args in self.instances.get(template_name, ())
+                   if len(args) == len(params) and not any(a in params for a in args)}
+        return dict(zip(params, next(iter(written)))) if len(written) == 1 else {}
+
+    def launch_context(self, launch_node) -> tuple[dict, list]:
+        """(host template bindings, declared argument types) of a launch's call expression."""
+        function = launch_node.parent
+        while function is not None and function.type != "function_definition":
+            function = function.parent
+        if function is None:
+            return {}, [self._declared_type(a, None, None) for a in self._launch_args(launch_node)]
+        bindings, owner = {}, None
+        declarator = function.child_by_field_name("declarator")
+        target = declarator.child_by_field_name("declarator") if declarator is not None else None
+        params = _template_parameters(function)
+        if target is not None and target.type == "qualified_identifier":
+            scope = target.child_by_field_name("scope")
+            owner_name = _text(scope.child_by_field_name("name") if scope is not None and scope.type == "template_type"
+                               else scope).split("<")[0].strip()
+            owner = self.classes.get(owner_name)
+            if params:
+                bindings = self.bindings_of(owner_name, params)
+        elif params and target is not None:
+            name = target.child_by_field_name("name") if target.type == "template_function" else target
+            bindings = self.bindings_of(_text(name).split("::")[-1], params)
+        if owner is None:
+            # a member function defined inside its class
+            parent = function.parent
+            while parent is not None and parent.type not in ("class_specifier", "struct_specifier"):
+                parent = parent.parent
+            owner = parent
+            if parent is not None and parent.child_by_field_name("name") is not None and not bindings:
+                bindings = self.bindings_of(_text(parent.child_by_field_name("name")), _template_parameters(parent))
+        types = [self._declared_type(a, function, owner) for a in self._launch_args(launch_node)]
+        return bindings, [substitute(t, bindings) if t else None for t in types]
+
+    @staticmethod
+    def _launch_args(launch_node) -> list:
+        args = launch_node.child_by_field_name("arguments")
+        return list(args.named_children) if args is not None else []
+
+    def _declared_type(self, arg, function, owner) -> str | None:
+        """The type of a launch argument: a cast's type, or an identifier's declared type
+        ('float*' for `float* d_a`), looked up in the host function, its class, then the file."""
+        if arg.type == "cast_expression":
+            return normalise_type(_text(arg.child_by_field_name("type")).replace(" ", ""))
+        if arg.type != "identifier":
+            return None
+        name = _text(arg)
+        for scope in (function, owner, self.root):
+            if scope is None:
+                continue
+            found = _find_declaration(scope, name, nested=scope is not self.root)
+            if found:
+                return found
+        return None
+
+
+_FILE_LEVEL = ("preproc_ifdef", "preproc_if", "preproc_else", "preproc_elif", "linkage_specification",
+               "namespace_definition", "declaration_list")
+
+
+def _find_declaration(scope, name: str, nested: bool) -> str | None:
+    """'T*' / 'float' for the first declaration of `name` in `scope`; at file scope only
+    declarations outside functions and classes count."""
+    stack = list(reversed(scope.children))
+    while stack:
+        node = stack.pop()
+        if node.type in _DECLARATIONS:
+            type_node = node.child_by_field_name("type")
+            for declarator in node.children_by_field_name("declarator"):
+                if type_node is not None and _leaf(declarator) == name:
+                    written = _text(declarator)
+                    stars = written.split(name)[0].count("*") + written.count("[")
+                    return normalise_type(_text(type_node)) + "*" * stars
+        if nested or node.type in _FILE_LEVEL:
+            stack.extend(reversed(node.children))
+    return None
+
+
+def substitute(type_text: str, bindings: dict) -> str:
+    """'T*' with {T: double} -> 'double*'."""
+    if not bindings or not type_text:
+        return type_text
+    base = type_text.rstrip("*")
+    return normalise_type(bindings.get(base, base)) + type_text[len(base):]
+
+
+def deduce(kernel_params: list, type_params: set, argument_types: list) -> dict:
+    """Template type parameters fixed by matching kernel parameters (`const T* a`) against the
+    declared types of the launch's arguments (`double* d_a`), as C++ deduction does."""
+    found: dict = {}
+    for param, argument in zip(kernel_params, argument_types):
+        if not argument or param.type_name not in type_params:
+            continue
+        stars = argument.count("*")
+        wanted = 1 if param.is_pointer else 0
+        if stars != wanted:
+            continue
+        concrete = argument.rstrip("*")
+        if concrete in type_params:
+            continue
+        found.setdefault(param.type_name, concrete)
+    return found
