@@ -66,7 +66,8 @@ class KernelResult:
             "grid": list(self.grid) if self.grid else None,
             "template_params": list(k.template_params),
             "template_instantiations": [list(t) for t in k.template_instantiations],
-            "template_types": {name: {"type": bound, "source": source} for name, (bound, source) in k.template_types.items()},
+            "template_types": {name: {"type": bound, "source": source}
+                               for name, (bound, source) in k.template_types.items()},
             "launch_bounds": list(k.launch_bounds),
             "extern_c": k.extern_c,
             "params": [{"name": p.name, "type": p.type_name, "pointer": p.is_pointer, "const": p.is_const,
