@@ -258,3 +258,25 @@ def test_a_loop_over_an_unbound_size_dominates_the_mean_over_accesses():
     row, = [a for a in accesses(kernel, "load") if a.expr.startswith("A[")]
     assert isinstance(row.exec_weight, str)        # the count stays unknown in the report
     assert kernel.memory.mean_sectors_per_request("load") > 0.9 * (32 + 1) / 2
+
+
+def test_shared_memory_handed_out_by_a_helper_struct_is_shared():
+    # cuda-samples' SharedMemory<T>: a conversion operator returning the extern __shared__ array
+    source = """
+    template <class T> struct SharedMemory {
+        __device__ inline operator T*() { extern __shared__ int __smem[]; return (T*)__smem; }
+    };
+    template <class T>
+    __global__ void reduce(T* in, T* out) {
+        T* sdata = SharedMemory<T>();
+        unsigned int tid = threadIdx.x;
+        sdata[tid] = in[blockIdx.x * blockDim.x + tid];
+        __syncthreads();
+        if (tid == 0) out[blockIdx.x] = sdata[0] + sdata[1];
+    }
+    """
+    kernel, = analysed(source, types={"T": "float"})
+    shared = [a for a in kernel.memory.accesses if a.space == "shared"]
+    assert [(a.op, a.expr) for a in shared] == [("store", "sdata[tid]"), ("load", "sdata[0]"), ("load", "sdata[1]")]
+    assert [s.dynamic for s in kernel.kernel.shared_arrays] == [True]
+    assert "KS203" not in {d.rule for d in kernel.diagnostics}   # the barrier orders the store and the loads

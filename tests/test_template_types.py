@@ -120,3 +120,9 @@ __global__ void pick(const T* a, T* b) {
 
     assert "8 sectors per warp request, ideal 4" in uncoalesced()[0]
     assert "16 sectors per warp request, ideal 8" in uncoalesced("--type", "T=double")[0]
+
+
+def test_an_explicit_class_instantiation_is_no_syntax_error():
+    result = analyze_source(HOST_CLASS, "t.cu", registers="estimate")
+    assert result.errors == []
+    assert "KS901" not in {d.rule for d in result.diagnostics}

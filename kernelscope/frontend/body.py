@@ -254,6 +254,11 @@ class Walker:
             else:
                 self.env[name] = Value(sx.Opaque(name, tuple(p.expr for p in parts)), declared_type)
             return
+        if pointer_depth == 1 and self._hands_out_shared_memory(value_node):
+            # `T* sdata = SharedMemory<T>();`: the block's dynamic shared memory, as an extern array
+            self.scope.shared_arrays.append(SharedArray(name, self.types.size_of(base_type) or 4, (None,), True, line))
+            self.env[name] = Value(sx.Const(0), declared_type, Pointer(name, "shared", sx.Const(0), base_type, ()))
+            return
         value = self.expression(value_node, whole_struct=True)
         if pointer_depth == 0 and value.pointer is not None and base_type != "auto" and value.dims is None:
             self.env[name] = value  # arrays decaying: keep the pointer
@@ -360,6 +365,13 @@ class Walker:
             if exit_value is not None:
                 # the unrolled main loop's leftover elements are handled by a second loop that starts here
                 self.env[var] = Value(exit_value, self.env[var].ctype)
+
+    def _hands_out_shared_memory(self, value_node) -> bool:
+        """A call of a constructor of a struct whose conversion hands out `extern __shared__` memory."""
+        if value_node.type != "call_expression" or not self.types.shared_memory_structs:
+            return False
+        callee = self._node_text(value_node.child_by_field_name("function")).split("<")[0].split("::")[-1].strip()
+        return callee in self.types.shared_memory_structs
 
     def _updated_variable(self, update_node):
         """The variable a loop's update expression advances (`i++`, `i += s`, `i = i + s`, the first

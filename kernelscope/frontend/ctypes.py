@@ -82,6 +82,8 @@ class TypeTable:
     def __init__(self):
         self.structs: dict[str, StructLayout] = {}
         self.aliases: dict[str, str] = {}
+        # structs whose members hand out `extern __shared__` memory (cuda-samples' SharedMemory<T>)
+        self.shared_memory_structs: set[str] = set()
 
     def size_of(self, type_name: str | None) -> int | None:
         if not type_name:

@@ -175,6 +175,8 @@ def _collect_types(unit: FileUnit, captures: dict) -> None:
         if name is None or body is None:
             continue
         unit.types.add_struct(_text(name), _struct_members(body))
+        if "__shared__" in _text(body):
+            unit.types.shared_memory_structs.add(_text(name))
 
 
 def _struct_members(body) -> list:

@@ -5,7 +5,9 @@ so that no position moves. What they remove is recorded so nothing is lost:
 - `__align__(n)`, `__grid_constant__`, `__nv_pure__`: attributes the grammar does not know;
 - `[=] __device__ (int i) {...}`: extended lambdas' execution-space qualifier;
 - `#pragma` between a loop header and a body without braces (`for (...)\n#pragma unroll\nfor ...`):
-  the grammar wants a statement there.
+  the grammar wants a statement there;
+- the `template` of an explicit class instantiation (`template class Stream<double>;`, BabelStream):
+  the grammar wants a declarator after it; `class Stream<double>;` still names the instantiation.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ _LAUNCH_BOUNDS = re.compile(r"__launch_bounds__\s*\(")
 _ATTRIBUTES = re.compile(r"(?=_)(?:__align__\s*\(\s*\d+\s*\)|\b__grid_constant__\b|\b__nv_pure__\b|"
                          r"__cluster_dims__\s*\([^()]*\)|\b_Pragma\s*\(\s*\"[^\"\n]*\"\s*\)|"
                          r"__attribute__\s*\(\(\s*aligned\s*\(\s*\d+\s*\)\s*\)\))")
+_CLASS_INSTANTIATION = re.compile(r"\btemplate(?=\s+(?:class|struct)\s+[A-Za-z_][\w:]*\s*<[^;{}()]*>\s*;)")
 _LAMBDA_QUALIFIER = re.compile(r"(\]\s*)(__device__|__host__\s+__device__|__device__\s+__host__)")
 
 
@@ -51,6 +54,8 @@ def apply_shims(text: str) -> tuple[str, list[LaunchBoundsMark]]:
     text = "".join(pieces)
     text = _ATTRIBUTES.sub(lambda m: _blank(m.group(0)), text)
     text = _LAMBDA_QUALIFIER.sub(lambda m: m.group(1) + _blank(m.group(2)), text)
+    if "template" in text:
+        text = _CLASS_INSTANTIATION.sub(lambda m: _blank(m.group(0)), text)
     return _flatten_deep_templates(_blank_pragmas_inside_statements(text)), marks
 
 
