@@ -216,3 +216,17 @@ def test_a_bad_mode_or_corpus_in_the_environment_is_an_error(fresh_environment, 
 def test_full_mode_with_a_runner_of_ones_own_needs_no_local_gpu():
     assert UnifiedReward(RewardConfig(mode="full"), run_fn=fake_run)._needs_gpu_check is False
     assert UnifiedReward(RewardConfig(mode="full"))._needs_gpu_check is True
+
+
+@pytest.mark.parametrize("variable, value, message", [
+    ("KERNELSCOPE_CORPUS", "/no/such/corpus", "does not exist"),
+    ("KERNELSCOPE_REWARD_MODE", "fast", "KERNELSCOPE_REWARD_MODE"),
+])
+def test_serve_refuses_to_start_with_a_broken_reward_setup(fresh_environment, variable, value, message):
+    from click.testing import CliRunner
+
+    from kernelscope.cli import cli
+
+    result = CliRunner().invoke(cli, ["serve", "--port", "0"], env={variable: value, "KERNELSCOPE_RANKER": "none"})
+    assert result.exit_code == 2 and message in result.output
+    assert "Traceback" not in result.output and len(result.output.strip().splitlines()) == 1

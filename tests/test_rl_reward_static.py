@@ -43,6 +43,17 @@ def test_the_honest_kernel_passes_statically(task, reward):
     assert result.components["structure_coalescing"] == pytest.approx(1.0)
 
 
+def test_renamed_parameters_score_exactly_like_the_original(task, reward):
+    # the harness passes arguments by position: x, y, z are the problem's a, b, c
+    honest = (ADVERSARIAL / "correct.cu").read_text()
+    renamed = (honest.replace("const float *a, const float *b, float *c", "const float *x, const float *y, float *z")
+               .replace("c[i] = a[i] + b[i];", "z[i] = x[i] + y[i];"))
+    assert renamed != honest and "a[i]" not in renamed
+    original, result = reward(f"```cuda\n{honest}```", task), reward(f"```cuda\n{renamed}```", task)
+    assert result.outcome == "ok" and not result.hacks
+    assert result.total == pytest.approx(original.total)
+
+
 def test_a_strided_rewrite_of_the_honest_kernel_scores_lower(task, reward):
     honest = (ADVERSARIAL / "correct.cu").read_text()
     strided = honest.replace("int i = blockIdx.x * blockDim.x + threadIdx.x;",
