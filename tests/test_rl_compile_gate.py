@@ -11,7 +11,7 @@ from kernelscope.rl.reward import RewardConfig, UnifiedReward
 from kernelscope.rl.tasks import load_task
 from test_rl_support import candidate, fake_analyze, make_problem
 
-pytestmark = pytest.mark.skipif(resolve_backend("auto") == "off", reason="neither NVRTC (CuPy) nor nvcc here")
+needs_compiler = pytest.mark.skipif(resolve_backend("auto") == "off", reason="neither NVRTC (CuPy) nor nvcc here")
 
 
 @pytest.fixture
@@ -28,11 +28,13 @@ def static_reward(gate):
     return UnifiedReward(RewardConfig(mode="static"), analyze_fn=fake_analyze, compile_fn=gate)
 
 
+@needs_compiler
 def test_an_honest_kernel_compiles(gate, task):
     result = static_reward(gate)(candidate(), task)
     assert result.outcome == "ok" and result.total > 0
 
 
+@needs_compiler
 @pytest.mark.parametrize("body, message", [
     ("c[i] = a[i] + b[i] + bias;", "undefined"),
     ("c[i] = a[i] + b[i] * rand();", "rand"),
@@ -64,3 +66,18 @@ def test_the_real_analyzer_brings_the_real_gate_in_static_mode():
     assert isinstance(UnifiedReward(RewardConfig(mode="static")).compile_fn, CompileGate)
     assert UnifiedReward(RewardConfig(mode="static"), analyze_fn=fake_analyze).compile_fn is None
     assert UnifiedReward(RewardConfig(mode="full")).compile_fn is None  # the runner compiles in full mode
+
+
+def test_nvrtc_fails_the_gate_only_for_the_compilers_own_errors(monkeypatch):
+    # CuPy may be absent here: the runner's compile_kernel stands in, raising as it does
+    from kernelscope.rl import compile_gate
+    from kernelscope.runner import compile as runner_compile
+
+    def compile_kernel(code, kernel, **options):
+        if "broken" in code:
+            raise runner_compile.CompileError("compilation failed:\nerror: identifier x", "error: identifier x")
+        raise runner_compile.CompileError(f"kernel {kernel!r} is not defined in the source")  # a template
+
+    monkeypatch.setattr(runner_compile, "compile_kernel", compile_kernel)
+    assert not compile_gate._nvrtc("broken", "k", 5).ok
+    assert compile_gate._nvrtc("template <int B> __global__ void k() {}", "k", 5).ok

@@ -6,8 +6,8 @@
   passes `log_metric` the batch means of every component are logged through it.
 - verl: `compute_score(data_source, solution_str, ground_truth, extra_info=None, **kwargs) -> dict` with
   "score", "outcome" and the same numeric keys for every sample, for
-  `reward.custom_reward_function.path=pkg://kernelscope.rl.adapters` (verl 0.8/0.9; the older top-level
-  `custom_reward_function` is migrated there by verl itself).
+  `reward.custom_reward_function.path=pkg://kernelscope.rl.adapters` (verl 0.8/0.9; verl 0.8's trainer
+  also moves the older top-level `custom_reward_function` there, 0.9's standard trainer ignores it).
 - OpenRLHF: `reward_func(queries, prompts, labels, **kwargs) -> {"rewards", "scores", "extra_logs"}`
   for `--reward.remote_url <path of this file>` (or `kernelscope serve`'s URL); `extra_logs` has the same
   keys, one value per sample, on every call.
