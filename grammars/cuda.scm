@@ -13,6 +13,12 @@
 ; explicit template instantiations: template __global__ void k<float, 128>(float*);
 (template_instantiation declarator: (function_declarator declarator: (template_function name: (_) @instance.name arguments: (template_argument_list) @instance.args))) @instance
 
+; template ids (Stream<double>, reduce<float>) and class bodies: the host code's instantiations and
+; members, from which template kernels' element types follow (frontend/template_types.py)
+(template_type name: (_) @template_id.name arguments: (template_argument_list) @template_id.args)
+(template_function name: (_) @template_id.name arguments: (template_argument_list) @template_id.args)
+(class_specifier name: (_) @class.name body: (field_declaration_list)) @class
+
 ; structs with a body, for field offsets and sizes
 (struct_specifier name: (type_identifier) @struct.name body: (field_declaration_list) @struct.body) @struct
 

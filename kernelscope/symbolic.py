@@ -42,8 +42,9 @@ class Expr:
     shared by reference, not a tree of 2**n leaves. Every walk below therefore visits each distinct
     node once (memoised per node, or per call for evaluation) and iterates instead of recursing, so
     neither repeated subexpressions nor long chains of statements cost more than linear time."""
-    # memo slots filled on first use (see _fold); kept on the node because trees never change
-    __slots__ = ("_free_names", "_symbols", "_carried", "_has_load", "_opaque")
+    # memo slots filled on first use (see _fold; analyses.threads keeps whether stand-in values for
+    # unbound scalars decide a condition); kept on the node because trees never change
+    __slots__ = ("_free_names", "_symbols", "_carried", "_has_load", "_opaque", "_decided_by_stand_ins")
 
     def children(self) -> tuple:
         """The operand nodes (a loop variable's default counts as one)."""

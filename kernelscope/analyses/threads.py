@@ -101,14 +101,29 @@ def condition_values(expr: sx.Expr, env: dict, slots: int) -> np.ndarray | None:
     unbound = sorted(name for name in sx.free_names(expr) if name not in env)
     try:
         truth = evaluate_per_thread(expr, bind_missing(env, unbound, PLACEHOLDER), slots) != 0
-        if len(unbound) > 1:
-            for order in (unbound, unbound[::-1]):
-                spread = {**env, **{name: PLACEHOLDER * (k + 2) for k, name in enumerate(order)}}
-                if not np.array_equal(evaluate_per_thread(expr, spread, slots) != 0, truth):
-                    return None
+        if len(unbound) > 1 and _decided_by_stand_ins(expr, env, unbound, truth, slots):
+            return None
         return truth
     except UNEVALUABLE:
         return None
+
+
+def _decided_by_stand_ins(expr: sx.Expr, env: dict, unbound: list, truth: np.ndarray, slots: int) -> bool:
+    """Whether spreading the unbound scalars over distinct values changes the condition's truth.
+    Asked once per condition (kept on the node, as symbolic's folds are): the answer depends on how
+    the scalars compare, not on the loop values the analyses try one after another."""
+    names = tuple(unbound)
+    kept = getattr(expr, "_decided_by_stand_ins", None)
+    if kept is not None and kept[0] == names:
+        return kept[1]
+    decided = False
+    for order in (unbound, unbound[::-1]):
+        spread = {**env, **{name: PLACEHOLDER * (k + 2) for k, name in enumerate(order)}}
+        if not np.array_equal(evaluate_per_thread(expr, spread, slots) != 0, truth):
+            decided = True
+            break
+    expr._decided_by_stand_ins = (names, decided)
+    return decided
 
 
 def condition_mask(conditions, env: dict, slots: int) -> np.ndarray:

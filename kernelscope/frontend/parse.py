@@ -296,7 +296,7 @@ def _collect_launches(unit: FileUnit, captures: dict, root) -> list[LaunchSite]:
             function = function.parent
         functions.setdefault(function.id if function is not None else None, (function, []))[1].append(node)
     # only template kernels need their launches' host context (a walk over the whole file)
-    host = HostTemplates(root) if functions and "template" in unit.text else None
+    host = HostTemplates(root, captures) if functions and "template" in unit.text else None
     for function, nodes in functions.values():
         found: dict = {}
         walker = Walker(unit, Scope(), {}, record=False)

@@ -54,27 +54,17 @@ def _arguments(args_node) -> tuple:
 class HostTemplates:
     """The file's template instantiations and its functions', classes' and globals' declarations."""
 
-    def __init__(self, root):
+    def __init__(self, root, captures: dict):
+        """captures: the file's query captures by name, in source order (frontend.parse)."""
         self.root = root
-        self.instances: dict[str, set] = {}     # template name -> argument tuples written with concrete types
+        self.instances: dict[str, set] = {}     # template name -> argument tuples as written
         self.classes: dict[str, object] = {}    # class name -> class_specifier node with a body
-        self._walk(root)
-
-    def _walk(self, root) -> None:
-        stack = [root]
-        while stack:
-            node = stack.pop()
-            kind = node.type
-            if kind in ("template_type", "template_function"):
-                name = node.child_by_field_name("name")
-                args = node.child_by_field_name("arguments")
-                if name is not None and args is not None:
-                    self.instances.setdefault(_text(name).split("::")[-1], set()).add(_arguments(args))
-            elif kind in ("class_specifier", "struct_specifier") and node.child_by_field_name("body") is not None:
-                name = node.child_by_field_name("name")
-                if name is not None:
-                    self.classes.setdefault(_text(name), node)
-            stack.extend(reversed(node.children))
+        for name, args in zip(captures.get("template_id.name", []), captures.get("template_id.args", [])):
+            self.instances.setdefault(_text(name).split("::")[-1], set()).add(_arguments(args))
+        for node in captures.get("class", []) + captures.get("struct", []):
+            name = node.child_by_field_name("name")
+            if name is not None:
+                self.classes.setdefault(_text(name), node)
 
     def bindings_of(self, template_name: str, params: list[str]) -> dict:
         """Parameter -> argument of the one instantiation of a host template written with no
