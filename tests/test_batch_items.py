@@ -93,8 +93,10 @@ def without_timings(result) -> dict:
 
 @pytest.mark.parametrize("source", [
     "int main() { return 0; }\n" + GOOD,                          # host code: rejected by the policy
-    pytest.param(GOOD.replace("c[i] = a[i] + b[i];", "c[i] = a[i] + undefined_name;"),   # does not compile
-                 marks=needs_nvcc),
+    # does not compile; `evaluate` compiles in the GPU worker (under a time limit), so this needs a GPU
+    pytest.param(GOOD.replace("c[i] = a[i] + b[i];", "c[i] = a[i] + undefined_name;"),
+                 marks=[needs_nvcc, pytest.mark.gpu,
+                        pytest.mark.skipif(not device.gpu_available(), reason="compiles in the GPU worker")]),
 ])
 def test_prepare_writes_the_record_evaluate_writes_for_rejected_and_broken_sources(gpu_check_passes, source):
     [item] = load_items(VECTOR_ADD)[:1]

@@ -84,3 +84,74 @@ def test_strip_keeps_line_numbers():
 
 def test_struct_methods_are_not_host_functions():
     assert host_functions(strip_comments_and_strings("struct S { float get() { return 1; } };")) == []
+
+
+# Spellings that hide a name from a regex over the raw text; the token-level policy sees through each.
+@pytest.mark.parametrize("source, opt_in", [
+    ("__global__ void k(long long *t) { t[0] = (clock64)(); }", "clock"),
+    ("#define CLK clock64\n__global__ void k(long long *t) { t[0] = CLK(); }", "clock"),
+    ("#define CAT(a, b) a##b\n__global__ void k(long long *t) { t[0] = CAT(clo, ck64)(); }", "clock"),
+    ("__global__ void k(long long *t) { t[0] = clo\\\nck64(); }", "clock"),
+    ('__global__ void k(unsigned long long *t) { asm volatile("mov.u64 %0, %%glob" "altimer;" : "=l"(t[0])); }',
+     "clock"),
+    ('#define REG "altimer"\n__global__ void k(unsigned long long *t) { asm volatile("mov.u64 %0, %%glob" REG ";" : "=l"(t[0])); }',
+     "clock"),
+    ('__global__ void k(unsigned long long *t) { asm volatile("mov.u64 %0, %%\\x67lobaltimer;" : "=l"(t[0])); }',
+     "clock"),
+    ('#define S(...) #__VA_ARGS__\n__global__ void k(unsigned long long *t) { asm volatile(S(mov.u64 %0, %globaltimer;) : "=l"(t[0])); }',
+     "clock"),
+    ("__global__ void k(float **p) { p[0] = (float *)(malloc)(16); }", "device_malloc"),
+    ("#define ALLOC malloc\n__global__ void k(float **p) { p[0] = (float *)ALLOC(16); }", "device_malloc"),
+    ("__global__ void child(float *a) {}\n#define LAUNCH(k, a) k<<<1, 1>>>(a)\n"
+     "__global__ void k(float *a) { LAUNCH(child, a); }", "dynamic_parallelism"),
+    ("__global__ void child(float *a) {}\n#define OPEN <<<\n__global__ void k(float *a) { child OPEN 1, 1>>>(a); }",
+     "dynamic_parallelism"),
+])
+def test_spellings_that_hide_an_escape_still_need_its_opt_in(source, opt_in):
+    with pytest.raises(PolicyError, match=opt_in):
+        check_source(source)
+    check_source(source, allow={opt_in})
+
+
+@pytest.mark.parametrize("source", [
+    "#define ALLOCATE cudaMalloc\n__global__ void k(float *a) { float *p; ALLOCATE(&p, 4); }",
+    "__global__ void k(float *a) { float *p; (cudaMalloc)(&p, 4); }",
+    "#define ENTRY main\nint ENTRY() { return 0; }",
+])
+def test_host_calls_built_by_macros_are_rejected(source):
+    with pytest.raises(PolicyError, match="host code"):
+        check_source(source)
+
+
+@pytest.mark.parametrize("header", ["cuda_fp16.h", "cuda_bf16.h", "cooperative_groups.h", "mma.h",
+                                    "cuda/std/cstdint", "cub/block/block_reduce.cuh",
+                                    "cooperative_groups/reduce.h"])
+def test_cuda_device_headers_may_be_included(header):
+    check_source(f"#include <{header}>\n__global__ void k(float *a) {{}}")
+
+
+@pytest.mark.parametrize("line", ['#include "helpers.h"', "#include </etc/passwd>", "#include <stdio.h>",
+                                  "#include <cuda/../../../etc/passwd>", "#define H <stdio.h>\n#include H",
+                                  '#include_next <cuda_fp16.h>', '#/**/include "local.h"',
+                                  '# \\\n include "local.h"', '%:include "local.h"'])
+def test_other_includes_are_refused(line):
+    with pytest.raises(PolicyError):
+        check_source(f"{line}\n__global__ void k(float *a) {{}}")
+
+
+def test_a_branch_only_one_compiler_takes_is_checked_too():
+    source = ("#ifdef __CUDACC_RTC__\n#define CAT(a, b) a##b\n#else\n#define CAT(a, b) 0\n#endif\n"
+              "__global__ void k(long long *t) { t[0] = CAT(clo, ck64)(); }")
+    with pytest.raises(PolicyError, match="clock"):
+        check_source(source)
+
+
+def test_conditions_the_preprocessor_cannot_decide_are_refused():
+    source = "#if __has_include(<evil.h>)\n#endif\n__global__ void k(float *a) {}"
+    with pytest.raises(PolicyError, match="cannot check"):
+        check_source(source)
+
+
+def test_members_and_strings_named_like_escapes_do_not_count():
+    check_source('template <typename T> __device__ int count(T *p) { return p->free + p->clock; }\n'
+                 '__global__ void k(char *s) { printf("clock64 malloc <<<"); }')

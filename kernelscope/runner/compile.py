@@ -1,7 +1,8 @@
 """Compile a candidate's source to a cubin, with NVRTC (through CuPy) or nvcc, cached by source hash.
 
-Compilation needs no GPU, so it runs in the calling process (in parallel threads when asked) and
-only the cubin bytes travel to the worker that owns the CUDA context. A cubin is keyed by the hash
+Compilation needs no GPU; `evaluate` runs it inside the GPU worker, whose caller bounds its time
+(a candidate can make a compiler run for ever), and other callers may run it anywhere (the batch
+layer compiles on CPU nodes, in parallel threads when asked) and ship the cubin bytes to a worker. A cubin is keyed by the hash
 of everything that determines it: source, kernel name, architecture, backend, options and compiler
 version; hits come from memory first, then from the on-disk cache.
 """
@@ -28,6 +29,7 @@ BACKENDS = ("nvrtc", "nvcc")
 DEFAULT_OPTIONS = ("-std=c++17",)
 _MEMORY_CACHE: dict[str, "CompiledKernel"] = {}
 _MEMORY_CACHE_LIMIT = 512
+NVCC_TIMEOUT_S = 300       # a backstop: the worker's caller enforces the job's own, shorter limit
 
 
 class CompileError(KernelscopeError):
@@ -152,8 +154,11 @@ def _nvcc(source, kernel, arch, options):
     with tempfile.TemporaryDirectory(prefix="kernelscope-") as tmp:
         src, out = Path(tmp, "candidate.cu"), Path(tmp, "candidate.cubin")
         src.write_text(source, encoding="utf-8")
-        proc = subprocess.run([nvcc, "-cubin", f"-arch={arch}", *options, "-o", str(out), str(src)],
-                              capture_output=True, text=True)
+        try:
+            proc = subprocess.run([nvcc, "-cubin", f"-arch={arch}", *options, "-o", str(out), str(src)],
+                                  capture_output=True, text=True, timeout=NVCC_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            raise CompileError(f"compilation failed: nvcc ran for more than {NVCC_TIMEOUT_S} s") from None
         log = (proc.stdout + proc.stderr).replace(str(src), "candidate.cu")
         if proc.returncode != 0:
             raise CompileError(f"compilation failed:\n{log.strip()}", log)

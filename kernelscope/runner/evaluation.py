@@ -1,8 +1,8 @@
 """`evaluate`: one candidate against one problem spec, from source text to a RunResult.
 
-The steps that need no GPU (policy check, compilation) run here; the rest runs in a worker process
-from a pool that outlives single calls, so that a stream of candidates pays for process start-up
-and CUDA context creation once.
+The source policy is checked here; compilation and everything after it run in a worker process
+from a pool that outlives single calls (so a stream of candidates pays for process start-up and CUDA
+context creation once, and a candidate that hangs the compiler costs a worker, not the caller).
 """
 
 from __future__ import annotations
@@ -13,13 +13,13 @@ import time
 
 import nvtx
 
-from kernelscope.runner.compile import CompileError, compile_kernel, compile_many
+from kernelscope.runner.compile import CompileError
 from kernelscope.runner.device import require_gpu
 from kernelscope.runner.plan import PlanError, carries_plan, plan_from_source
 from kernelscope.runner.results import RunResult, SizeVerdict
 from kernelscope.runner.source_policy import PolicyError, check_source, kernel_names
 from kernelscope.runner.spec import ProblemSpec, load_spec
-from kernelscope.runner.worker import WorkerPool
+from kernelscope.runner.worker import COMPILE_TIMEOUT_S, WorkerPool
 
 _DEFAULT_POOL: WorkerPool | None = None
 
@@ -36,13 +36,15 @@ def default_pool() -> WorkerPool:
 def evaluate(spec, source: str, kernel: str | None = None, *, sizes=None, trials: int = 3, repeats: int = 30,
              warmup: int = 3, timeout_s: float = 60.0, backend: str = "nvrtc", arch: str | None = None,
              launch=None, allow=(), seed: int | None = None, pool: WorkerPool | None = None,
-             candidate: str = "", time_it: bool = True, compiled=None) -> RunResult:
+             candidate: str = "", time_it: bool = True, compiled=None,
+             compile_timeout_s: float = COMPILE_TIMEOUT_S) -> RunResult:
     """Compile, verify on fresh random inputs and time `kernel` from `source` against `spec`.
 
     `launch` overrides the spec's [launch] (a LaunchSpec, as in [[implementations]]); a source that
     carries a launch plan (docs/spec-format.md) is launched by its plan instead, each of its kernels
     compiled from the one source; `allow` names the escapes the candidate may use; `compiled` skips
-    compilation with a CompiledKernel from `compile_kernel`/`compile_many`.
+    compilation with a CompiledKernel from `compile_kernel`/`compile_many`. Compilation runs in the
+    worker and fails as `compile_error` after `compile_timeout_s`.
     """
     started = time.perf_counter()
     spec = spec if isinstance(spec, ProblemSpec) else load_spec(spec)
@@ -50,72 +52,40 @@ def evaluate(spec, source: str, kernel: str | None = None, *, sizes=None, trials
     if trials < 3:
         raise ValueError("at least three trials are needed to rule out input-specific answers")
     result = RunResult(problem=spec.name, kernel=kernel, candidate=candidate)
-    if compiled is None and carries_plan(source):
-        return _evaluate_plan(spec, source, result, started, sizes=sizes, trials=trials, repeats=repeats,
-                              warmup=warmup, timeout_s=timeout_s, backend=backend, arch=arch, launch=launch,
-                              allow=allow, seed=seed, pool=pool, time_it=time_it)
+    job = {"spec_path": str(spec.path), "sizes": list(sizes or spec.sizes), "trials": trials, "repeats": repeats,
+           "warmup": warmup, "seed": secrets.randbits(31) if seed is None else seed, "launch": launch,
+           "time": time_it}
     if compiled is None:
         try:
-            with nvtx.annotate("kernelscope:compile", color="blue"):
-                check_source(source, allow)
-                compiled = compile_kernel(source, kernel, arch=arch, backend=backend)
+            check_source(source, allow, backend=backend)
+            if carries_plan(source):
+                if launch is not None:
+                    raise PlanError("the source carries a launch plan and a launch override was given too; use one")
+                job["plan"] = plan_from_source(source, spec, kernels=kernel_names(source))
         except PolicyError as exc:
             result.flags.append("rejected")
             result.error = str(exc)
             return _done(result, started)
-        except CompileError as exc:
+        except PlanError as exc:      # the candidate's launch plan is its code too: a broken one does not build
             result.flags.append("compile_error")
-            result.error, result.compile_log = str(exc).splitlines()[0], exc.log
+            result.error = result.compile_log = str(exc)
             return _done(result, started)
-    result.compiled, result.kernel = True, compiled.kernel
-    result.compile_log, result.compile_seconds, result.compile_cached = compiled.log, compiled.seconds, compiled.cached
-
-    job = {"spec_path": str(spec.path), "cubin": compiled.cubin, "lowered_name": compiled.lowered_name,
-           "sizes": list(sizes or spec.sizes), "trials": trials, "repeats": repeats, "warmup": warmup,
-           "seed": secrets.randbits(31) if seed is None else seed, "launch": launch, "time": time_it}
-    return _submit(job, result, pool, timeout_s, started)
-
-
-def _evaluate_plan(spec, source, result, started, *, sizes, trials, repeats, warmup, timeout_s, backend, arch,
-                   launch, allow, seed, pool, time_it) -> RunResult:
-    """A candidate with a launch plan: every kernel it names compiled from the one source, one job."""
-    try:
-        with nvtx.annotate("kernelscope:compile", color="blue"):
-            check_source(source, allow)
-            if launch is not None:
-                raise PlanError("the source carries a launch plan and a launch override was given too; use one")
-            plan = plan_from_source(source, spec, kernels=kernel_names(source))
-            built = [compile_kernel(source, name, arch=arch, backend=backend) for name in plan.kernels]
-    except PolicyError as exc:
-        result.flags.append("rejected")
-        result.error = str(exc)
-        return _done(result, started)
-    except PlanError as exc:      # the candidate's launch plan is its code too: a broken one does not build
-        result.flags.append("compile_error")
-        result.error = result.compile_log = str(exc)
-        return _done(result, started)
-    except CompileError as exc:
-        result.flags.append("compile_error")
-        result.error, result.compile_log = str(exc).splitlines()[0], exc.log
-        return _done(result, started)
-    cubins = list(dict.fromkeys(c.cubin for c in built))  # extern "C" kernels of one source share a cubin
-    symbols = {c.kernel: (cubins.index(c.cubin), c.lowered_name) for c in built}
-    result.compiled, result.kernel = True, "+".join(plan.kernels)
-    result.compile_log = "\n".join(dict.fromkeys(c.log for c in built if c.log))
-    result.compile_seconds = sum(c.seconds for c in built)
-    result.compile_cached = all(c.cached for c in built)
-    job = {"spec_path": str(spec.path), "cubins": cubins, "symbols": symbols, "plan": plan,
-           "sizes": list(sizes or spec.sizes), "trials": trials, "repeats": repeats, "warmup": warmup,
-           "seed": secrets.randbits(31) if seed is None else seed, "time": time_it}
-    return _submit(job, result, pool, timeout_s, started)
-
-
-def _submit(job, result, pool, timeout_s, started) -> RunResult:
-    reply = (pool or default_pool()).run(job, timeout_s)   # the worker marks verify and time with nvtx
+        job.update(source=source, kernel=kernel, arch=arch, backend=backend, compile_timeout_s=compile_timeout_s)
+    else:
+        job.update(cubin=compiled.cubin, lowered_name=compiled.lowered_name)
+        _record_compile(result, {"kernel": compiled.kernel, "log": compiled.log, "seconds": compiled.seconds,
+                                 "cached": compiled.cached})
+    with nvtx.annotate("kernelscope:worker", color="blue"):
+        reply = (pool or default_pool()).run(job, timeout_s)   # the worker marks verify and time with nvtx
     status = reply.get("status")
+    if reply.get("compiled"):
+        _record_compile(result, reply["compiled"])
     if status == "ok":
         result.sizes = reply["sizes"]
         result.registers = reply.get("registers")
+    elif status in ("compile_error", "compile_timeout"):
+        result.flags.append("compile_error")
+        result.error, result.compile_log = reply.get("message"), reply.get("log", "")
     elif status in ("timeout", "fault"):
         result.flags.append(status)
         result.error = reply.get("message")
@@ -126,33 +96,46 @@ def _submit(job, result, pool, timeout_s, started) -> RunResult:
     return _done(result, started)
 
 
+def _record_compile(result: RunResult, compiled: dict) -> None:
+    result.compiled, result.kernel = True, compiled["kernel"]
+    result.compile_log, result.compile_seconds = compiled["log"], compiled["seconds"]
+    result.compile_cached = compiled["cached"]
+
+
 def evaluate_many(spec, candidates, *, compile_workers: int | None = None, backend: str = "nvrtc",
-                  arch: str | None = None, allow=(), **kwargs) -> list[RunResult]:
-    """Evaluate (source, kernel) pairs: compiled in parallel threads, then run one after another."""
+                  arch: str | None = None, allow=(), pool: WorkerPool | None = None,
+                  compile_timeout_s: float = COMPILE_TIMEOUT_S, **kwargs) -> list[RunResult]:
+    """Evaluate (source, kernel) pairs: compiled in parallel threads of a worker (one time limit
+    for the lot), then run one after another; rejected and failed ones get their records."""
     spec = spec if isinstance(spec, ProblemSpec) else load_spec(spec)
     require_gpu()
+    pool = pool or default_pool()
     candidates = list(candidates)
     allowed = []
     for index, (source, _kernel) in enumerate(candidates):
         if carries_plan(source):
             continue      # a plan's kernels are compiled by `evaluate` itself
         try:
-            check_source(source, allow)
+            check_source(source, allow, backend=backend)
             allowed.append(index)
         except PolicyError:
             pass          # `evaluate` below writes the rejection record
-    with nvtx.annotate("kernelscope:compile", color="blue"):
-        built = compile_many([candidates[i] for i in allowed], workers=compile_workers, backend=backend, arch=arch)
-    compiled = dict(zip(allowed, built))
+    errors = {}
+    if allowed:
+        threads = compile_workers or 8
+        limit = compile_timeout_s * -(-len(allowed) // threads)
+        with nvtx.annotate("kernelscope:compile", color="blue"):
+            reply = pool.run({"compile_many": [candidates[i] for i in allowed], "arch": arch, "backend": backend},
+                             limit)
+        if reply.get("status") == "ok":     # otherwise each compiles again below, under its own limit
+            errors = {i: e for i, e in zip(allowed, reply["errors"]) if e is not None}
     results = []
     for index, (source, kernel) in enumerate(candidates):
-        outcome = compiled.get(index)
-        if isinstance(outcome, CompileError):
-            results.append(_failed(spec, kernel, outcome))
-        elif outcome is None:
-            results.append(evaluate(spec, source, kernel, allow=allow, **kwargs))
+        if index in errors:
+            results.append(_failed(spec, kernel, CompileError(errors[index]["message"], errors[index]["log"])))
         else:
-            results.append(evaluate(spec, source, kernel, compiled=outcome, **kwargs))
+            results.append(evaluate(spec, source, kernel, allow=allow, backend=backend, arch=arch, pool=pool,
+                                    compile_timeout_s=compile_timeout_s, **kwargs))
     return results
 
 

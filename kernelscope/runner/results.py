@@ -12,7 +12,7 @@ SCHEMA = "kernelscope.run/1"
 # Flags that make a candidate incorrect; the others (implausible_speedup) are warnings.
 FAILING_FLAGS = frozenset({"mismatch", "unwritten_output", "out_of_bounds_write", "constant_output",
                            "input_echo", "timeout", "fault", "timing_divergence", "compile_error",
-                           "rejected", "launch_error"})
+                           "rejected", "launch_error", "input_mutated", "state_carried"})
 
 
 @dataclass
@@ -31,6 +31,7 @@ class SizeVerdict:
     reference_time_ms: float | None = None
     speedup: float | None = None
     dram_floor_ms: float | None = None      # inputs read and outputs written once at peak bandwidth
+    compute_floor_ms: float | None = None   # the spec's FLOPs at the GPU's peak rate for its precision
 
     def to_json(self) -> dict:
         return _finite(asdict(self))

@@ -162,6 +162,8 @@ class ProblemSpec:
     prompt_source: str | None = None
     implementations: tuple = ()
     scratch: tuple = ()        # ScratchSpec of [[scratch]], available to every launch
+    flops: object = None       # expression over size variables: floating-point operations of one launch
+    flops_peak: str | None = None   # the profiles/gpus.json peak_tflops key the FLOPs are held against
     raw: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -199,6 +201,12 @@ class ProblemSpec:
             scratch=tuple(s.concrete(self.sizes[size]) for s in self.scratch + tuple(launch.scratch or ())),
         )
 
+    def flop_count(self, size: str) -> float | None:
+        """The problem's FLOPs at `size`, when the spec gives `flops`."""
+        if self.flops is None:
+            return None
+        return float(expr.evaluate(self.flops, self.sizes[size]))
+
     def resolve(self, relative: str) -> Path:
         return (self.root / relative).resolve()
 
@@ -230,7 +238,8 @@ def load_spec(path) -> ProblemSpec:
 def parse_spec(data: dict, path: Path) -> ProblemSpec:
     where = str(path)
     _known_keys(data, {"name", "style", "description", "prompt_source", "sizes", "inputs", "outputs",
-                       "scalars", "launch", "reference", "tolerance", "implementations", "scratch"}, where)
+                       "scalars", "launch", "reference", "tolerance", "implementations", "scratch", "flops",
+                       "flops_peak"}, where)
     name = _required(data, "name", str, where)
     style = data.get("style", "c")
     if style not in STYLES:
@@ -271,6 +280,7 @@ def parse_spec(data: dict, path: Path) -> ProblemSpec:
     rtol = _tolerance(tolerance.get("rtol", 1e-5), "rtol", where)
     atol = _tolerance(tolerance.get("atol", 1e-5), "atol", where)
 
+    flops, flops_peak = _flops(data, outputs, size_names, where)
     implementations = tuple(_implementation(item, i, where, size_names)
                             for i, item in enumerate(data.get("implementations", [])))
     for impl in implementations:
@@ -281,17 +291,46 @@ def parse_spec(data: dict, path: Path) -> ProblemSpec:
     spec = ProblemSpec(name=name, path=path, sizes=sizes, inputs=inputs, outputs=outputs, scalars=scalars,
                        launch=launch, reference=reference, rtol=rtol, atol=atol, style=style,
                        description=data.get("description", ""), prompt_source=data.get("prompt_source"),
-                       implementations=implementations, scratch=scratch, raw=data)
+                       implementations=implementations, scratch=scratch, flops=flops, flops_peak=flops_peak,
+                       raw=data)
     _check_files(spec, where)
     for size in sizes:       # every configuration must bind into sane shapes and launches
         for array in spec.arrays():
             spec.shape(array, size)
+        if flops is not None and not spec.flop_count(size) >= 0:
+            raise SpecError(f"{where}: flops gives {spec.flop_count(size)} at size {size!r}")
         _check_concrete(spec.concrete_launch(size), where, size)
     for launch_override in [reference.launch] + [impl.launch for impl in implementations]:
         if launch_override is not None:
             for size in sizes:
                 _check_concrete(spec.concrete_launch(size, launch_override), where, size)
     return spec
+
+
+# The fastest unit a kernel may use at each output precision without lowering it: tensor cores
+# (TF32 for float32 data) bound what an honest kernel can reach.
+PEAKS = ("fp64", "fp64_tensor", "fp32", "tf32_tensor", "fp16_tensor", "bf16_tensor", "fp8_tensor")
+_DEFAULT_PEAK = {"float64": "fp64_tensor", "float32": "tf32_tensor", "float16": "fp16_tensor"}
+
+
+def _flops(data, outputs, size_names, where):
+    flops, peak = data.get("flops"), data.get("flops_peak")
+    if flops is None:
+        if peak is not None:
+            raise SpecError(f"{where}: flops_peak needs flops (an expression over the sizes)")
+        return None, None
+    if isinstance(flops, bool) or not isinstance(flops, (str, int, float)):
+        raise SpecError(f"{where}: flops must be an expression over the size variables, got {flops!r}")
+    _check_names(flops, size_names, f"{where}: flops")
+    if peak is None:
+        floats = [a.dtype for a in outputs if a.dtype in _DEFAULT_PEAK]
+        if not floats:
+            raise SpecError(f"{where}: flops needs flops_peak (one of {', '.join(PEAKS)}) when no output is "
+                            "floating point")
+        peak = _DEFAULT_PEAK[max(floats, key=FLOAT_DTYPES.index)]
+    if peak not in PEAKS:
+        raise SpecError(f"{where}: flops_peak must be one of {', '.join(PEAKS)}, got {peak!r}")
+    return flops, peak
 
 
 def _check_concrete(launch: ConcreteLaunch, where: str, size: str) -> None:

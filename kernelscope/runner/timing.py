@@ -1,7 +1,8 @@
 """Time launches with CUDA events: full synchronize, L2 flushed before every repeat, warm-up first.
 
-Between repeats the L2 is flushed by overwriting a buffer twice its size, and a caller-supplied
-`between` callback (the worker poisons the outputs there) runs outside the timed interval. Only the
+Between repeats the L2 is flushed by overwriting a buffer twice its size, and caller-supplied
+`between` and `after` callbacks (the harness draws fresh inputs, poisons the outputs and checks the
+previous launch there) run outside the timed interval. Only the
 interval between the two events around the launch is measured; the host enqueues everything ahead
 without synchronizing, so launch latency stays out of the numbers.
 """
@@ -68,22 +69,32 @@ class L2Flusher:
         self._buffer.fill(self._value)
 
 
-def time_launches(launch, *, repeats: int, warmup: int, flusher: L2Flusher, between=None) -> list[float]:
-    """Milliseconds of each of `repeats` calls of `launch()`, each after an L2 flush."""
+def time_launches(launch, *, repeats: int, warmup: int, flusher: L2Flusher, between=None, after=None) -> list[float]:
+    """Milliseconds of each of `repeats` calls of `launch()`, each after an L2 flush.
+
+    `between(index)` runs before each call (warm-up ones too, numbered from 0) and `after(index)`
+    after it, both outside the interval the events bracket; neither may synchronise if the numbers
+    are to stay free of host latency. `launch` may enqueue several kernels (a launch plan): the
+    interval covers all of them.
+    """
     import cupy
 
-    for _ in range(warmup):
-        launch()
-    cupy.cuda.Device().synchronize()
     events = []
-    for _ in range(repeats):
+    for index in range(warmup + repeats):
+        if index == warmup:          # warm-up work done before the first timed repeat is enqueued
+            cupy.cuda.Device().synchronize()
         if between is not None:
-            between()
-        flusher.flush()
-        start, end = cupy.cuda.Event(), cupy.cuda.Event()
-        start.record()
+            between(index)
+        timed = index >= warmup
+        if timed:
+            flusher.flush()
+            start, end = cupy.cuda.Event(), cupy.cuda.Event()
+            start.record()
         launch()
-        end.record()
-        events.append((start, end))
+        if timed:
+            end.record()
+            events.append((start, end))
+        if after is not None:
+            after(index)
     cupy.cuda.Device().synchronize()
     return [cupy.cuda.get_elapsed_time(start, end) for start, end in events]

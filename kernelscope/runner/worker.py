@@ -9,7 +9,13 @@ keeps timings free of interference, which is the default.
 Workers are started as `python -m kernelscope.runner.worker FD DEVICE` rather than through
 multiprocessing's spawn, which would re-run the caller's main script in the child (and fail in
 scripts without an `if __name__ == "__main__"` guard). Jobs and replies travel as pickles over a
-socket pair wrapped in a multiprocessing Connection.
+socket pair wrapped in a multiprocessing Connection; the worker's standard output goes nowhere,
+because a candidate's device `printf` writes there and must never reach the caller's output (a
+results stream such as `run --batch > results.jsonl` could otherwise be forged).
+
+A job that carries `source` instead of a `cubin` is compiled in the worker first, under its own
+time limit (`compile_timeout_s`): a candidate that sends the compiler into a loop costs a worker,
+never the caller. The worker reports `compiled` before it starts the GPU work.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from pathlib import Path
 from kernelscope.errors import KernelscopeError
 
 STARTUP_TIMEOUT_S = 180.0
+COMPILE_TIMEOUT_S = 60.0
 
 
 class WorkerError(KernelscopeError):
@@ -53,7 +60,8 @@ class Worker:
         with theirs:
             process = subprocess.Popen(
                 [sys.executable, "-m", "kernelscope.runner.worker", str(theirs.fileno()), str(self.device)],
-                pass_fds=(theirs.fileno(),), env=child_environment(), stdin=subprocess.DEVNULL)
+                pass_fds=(theirs.fileno(),), env=child_environment(), stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL)
         parent = Connection(ours.detach())
         if not parent.poll(STARTUP_TIMEOUT_S):
             process.kill()
@@ -74,13 +82,27 @@ class Worker:
 
     def call(self, job: dict, timeout_s: float) -> dict:
         """Run `job` and return the worker's reply; a hang or a crash becomes a timeout or fault reply,
-        and the process is gone afterwards (the next call starts a fresh one)."""
+        and the process is gone afterwards (the next call starts a fresh one). A job with `source`
+        is compiled first, within job["compile_timeout_s"]; the reply then carries `compiled`."""
         if not self.alive():
             self.start()
         self._connection.send(job)
+        compiled = None
+        if "source" in job:
+            limit = job.get("compile_timeout_s") or COMPILE_TIMEOUT_S
+            first = self._receive(limit, f"compilation took more than {limit:g} s", "compile_timeout")
+            if first.get("status") != "compiled":
+                return first
+            compiled = first["compiled"]
+        reply = self._receive(timeout_s, f"the candidate ran for more than {timeout_s:g} s", "timeout")
+        if compiled is not None:
+            reply["compiled"] = compiled
+        return reply
+
+    def _receive(self, timeout_s: float, late: str, late_status: str) -> dict:
         if not self._connection.poll(timeout_s):
             self.stop(kill=True)
-            return {"status": "timeout", "message": f"the candidate ran for more than {timeout_s:g} s"}
+            return {"status": late_status, "message": late}
         try:
             reply = self._connection.recv()
         except (EOFError, OSError):
@@ -194,6 +216,15 @@ def _serve(connection, device: int) -> None:
         if job is None:
             return
         started = time.perf_counter()
+        if "compile_many" in job:
+            connection.send(_compile_many(job))
+            continue
+        if "source" in job:
+            message, built = _compile(job)
+            connection.send(message)
+            if built is None:
+                continue
+            job = {**job, **built}
         try:
             reply = {"status": "ok", **harness.run(job)}
         except Fault as exc:
@@ -203,6 +234,42 @@ def _serve(connection, device: int) -> None:
             reply = {"status": "error", "message": f"{type(exc).__name__}: {exc}"}
         reply["worker_seconds"] = time.perf_counter() - started
         connection.send(reply)
+
+
+def _compile(job: dict):
+    """Compile a job's source here (the caller bounds the time): (message for the caller, the job's
+    cubin fields or None). A launch plan's kernels are each compiled from the one source; the cubins
+    stay in this process."""
+    from kernelscope.errors import KernelscopeError
+    from kernelscope.runner.compile import CompileError, compile_kernel
+
+    plan = job.get("plan")
+    names = list(plan.kernels) if plan is not None else [job.get("kernel")]
+    try:
+        built = [compile_kernel(job["source"], name, arch=job.get("arch"), backend=job.get("backend", "nvrtc"))
+                 for name in names]
+    except CompileError as exc:
+        return {"status": "compile_error", "message": str(exc).splitlines()[0], "log": exc.log}, None
+    except KernelscopeError as exc:
+        return {"status": "error", "message": str(exc)}, None
+    meta = {"kernel": "+".join(plan.kernels) if plan is not None else built[0].kernel,
+            "log": "\n".join(dict.fromkeys(c.log for c in built if c.log)),
+            "seconds": sum(c.seconds for c in built), "cached": all(c.cached for c in built)}
+    if plan is None:
+        return {"status": "compiled", "compiled": meta}, {"cubin": built[0].cubin, "lowered_name": built[0].lowered_name}
+    cubins = list(dict.fromkeys(c.cubin for c in built))   # extern "C" kernels of one source share a cubin
+    symbols = {c.kernel: (cubins.index(c.cubin), c.lowered_name) for c in built}
+    return {"status": "compiled", "compiled": meta}, {"cubins": cubins, "symbols": symbols}
+
+
+def _compile_many(job: dict) -> dict:
+    """Compile several sources in parallel threads into this worker's cache, so that the jobs that
+    follow find them compiled; per source, None (compiled) or the compile error's message and log."""
+    from kernelscope.runner.compile import CompileError, compile_many
+
+    built = compile_many(job["compile_many"], arch=job.get("arch"), backend=job.get("backend", "nvrtc"))
+    return {"status": "ok", "errors": [None if not isinstance(b, CompileError) else
+                                       {"message": str(b).splitlines()[0], "log": b.log} for b in built]}
 
 
 if __name__ == "__main__":

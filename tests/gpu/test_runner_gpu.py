@@ -39,6 +39,7 @@ def _evaluate(spec, name, pool, **kwargs):
     return evaluate(spec, source, "vector_add", pool=pool, repeats=kwargs.pop("repeats", 10), **kwargs)
 
 
+
 def _assert_healthy(spec, pool):
     result = _evaluate(spec, "correct.cu", pool)
     assert result.correct, result.to_json()
@@ -60,34 +61,95 @@ def test_example_implementations_are_correct_and_timed(pool):
         assert result.registers and result.registers > 0
 
 
-@pytest.mark.parametrize("kernel_file, expected_flag", [
-    ("skip_work.cu", "unwritten_output"),
-    ("input_echo.cu", "input_echo"),
-    ("half_write.cu", "unwritten_output"),
-    ("out_of_bounds.cu", "out_of_bounds_write"),
-    ("first_input_only.cu", "mismatch"),
-    ("uninitialised.cu", "mismatch"),
-    ("constant.cu", "constant_output"),
-    ("illegal_address.cu", "fault"),
+@pytest.mark.parametrize("kernel_file, expected_flags", [
+    ("skip_work.cu", {"unwritten_output"}),
+    ("input_echo.cu", {"input_echo"}),
+    ("half_write.cu", {"unwritten_output"}),
+    ("out_of_bounds.cu", {"out_of_bounds_write"}),
+    ("far_write.cu", {"out_of_bounds_write", "fault"}),        # 280 KB past the output
+    ("very_far_write.cu", {"fault", "out_of_bounds_write"}),   # 64 MB past: an unmapped guard page
+    ("input_mutation.cu", {"input_mutated"}),
+    ("first_input_only.cu", {"state_carried"}),                # its cache lives in a __device__ array
+    ("stops_when_timed.cu", {"state_carried"}),
+    ("managed_counter.cu", {"state_carried"}),
+    ("uninitialised.cu", {"mismatch"}),
+    ("rare_wrong.cu", {"mismatch", "timing_divergence"}),     # wrong on one input set in ten
+    ("constant.cu", {"constant_output"}),
+    ("illegal_address.cu", {"fault"}),
 ])
-def test_adversarial_kernel_is_caught_and_evaluator_stays_healthy(spec, pool, kernel_file, expected_flag):
+def test_adversarial_kernel_is_caught_and_evaluator_stays_healthy(spec, pool, kernel_file, expected_flags):
     result = _evaluate(spec, kernel_file, pool)
     assert not result.correct
-    assert expected_flag in result.flags, result.to_json()
+    assert expected_flags & set(result.flags), result.to_json()
     _assert_healthy(spec, pool)
 
 
-def test_kernel_that_stops_working_once_timed_is_caught(spec, pool):
-    result = _evaluate(spec, "stops_when_timed.cu", pool, sizes=["small"])
-    assert result.sizes[0].first_mismatch is None         # every verification trial passed
-    assert not result.correct and "timing_divergence" in result.flags
-    _assert_healthy(spec, pool)
-
-
-def test_first_input_only_passes_its_first_trial_and_fails_later_ones(spec, pool):
+def test_globals_are_restored_so_a_cached_answer_never_reaches_a_timed_launch(spec, pool):
     result = _evaluate(spec, "first_input_only.cu", pool)
-    first = result.sizes[0].first_mismatch
-    assert first is not None and first["trial"] >= 1
+    assert result.sizes[0].first_mismatch is None       # restored before every launch: it always computes
+    assert "state_carried" in result.flags and "timing_divergence" not in result.flags
+
+
+def test_matmul_that_caches_its_answer_is_caught(pool):
+    from kernelscope.runner import evaluate
+
+    problem = load_spec(ADVERSARIAL / "matmul")
+    honest = evaluate(problem, (ADVERSARIAL / "matmul" / "honest.cu").read_text(), "matmul", pool=pool, repeats=10)
+    assert honest.correct and not honest.flags, honest.to_json()
+    assert all(v.compute_floor_ms and 0 < v.compute_floor_ms < v.time_ms for v in honest.sizes)
+    cached = evaluate(problem, (ADVERSARIAL / "matmul" / "cached.cu").read_text(), "matmul", pool=pool, repeats=10)
+    assert not cached.correct and "state_carried" in cached.flags, cached.to_json()
+    assert cached.sizes[0].first_mismatch is None       # restored before every launch, it computed every time
+
+
+def test_compute_floor_flags_a_kernel_faster_than_peak_for_the_declared_flops(pool):
+    from kernelscope.runner import evaluate
+
+    problem = load_spec(ADVERSARIAL / "matmul" / "spec_inflated_flops.toml")
+    result = evaluate(problem, (ADVERSARIAL / "matmul" / "honest.cu").read_text(), "matmul", pool=pool, repeats=10)
+    assert "implausible_speedup" in result.flags and result.correct     # a warning, not a failure
+    assert any(v.time_ms < v.compute_floor_ms for v in result.sizes)
+
+
+@pytest.mark.parametrize("kernel_file", ["correct.cu", "self_resetting_counter.cu"])
+def test_honest_kernels_pass_with_no_flag(spec, pool, kernel_file):
+    result = _evaluate(spec, kernel_file, pool)
+    assert result.correct and not result.flags, result.to_json()
+
+
+def test_a_declared_scratch_counter_is_zeroed_before_every_launch(pool):
+    from kernelscope.runner import evaluate
+
+    problem = load_spec(ADVERSARIAL / "spec_scratch.toml")
+    result = evaluate(problem, (ADVERSARIAL / "scratch_ticket.cu").read_text(), "vector_add", pool=pool, repeats=10)
+    assert result.correct and not result.flags, result.to_json()
+
+
+@pytest.mark.parametrize("kernel_file", ["clock_parenthesised.cu", "clock_macro.cu", "globaltimer_split.cu",
+                                         "malloc_parenthesised.cu", "launch_macro.cu", "include_local.cu"])
+def test_policy_bypasses_are_rejected(spec, pool, kernel_file):
+    result = _evaluate(spec, kernel_file, pool)
+    assert not result.compiled and "rejected" in result.flags
+
+
+def test_compilation_that_never_ends_is_a_compile_error_and_the_pool_recovers(spec, pool):
+    result = _evaluate(spec, "compile_bomb.cu", pool, compile_timeout_s=5)
+    assert not result.compiled and "compile_error" in result.flags and "more than" in result.error
+    _assert_healthy(spec, pool)
+
+
+def test_device_printf_never_reaches_the_batch_results_stream(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    items = tmp_path / "items.jsonl"
+    items.write_text(json.dumps({"spec": str(ADVERSARIAL / "spec.toml"), "file": str(ADVERSARIAL / "printf_forge.cu"),
+                                 "kernel": "vector_add", "id": "printer"}) + "\n")
+    done = subprocess.run([sys.executable, "-m", "kernelscope", "run", "--batch", str(items), "--format", "json",
+                           "--repeats", "5"], capture_output=True, text=True, timeout=300)
+    records = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    assert [r["candidate"] for r in records] == ["printer"] and records[0]["correct"] is True
 
 
 def test_hanging_kernel_times_out_and_worker_is_replaced(spec, pool):

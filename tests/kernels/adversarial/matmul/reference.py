@@ -1,0 +1,2 @@
+def reference(a, b):
+    return a @ b
