@@ -196,7 +196,7 @@ def analyze_kernel(kernel, options: Options, usage, path: str) -> KernelResult:
                                                   threads)
     result.resources = usage
     result.occupancy = _occupancy(kernel, block, usage, dynamic_smem, options)
-    result.sync = _sync(kernel, block, bindings, grid)
+    result.sync = _sync(kernel, block, bindings, grid, block_source == "default")
     result.diagnostics = memory_analysis.diagnostics(memory, kernel.name, path)
     result.diagnostics += _occupancy_diagnostics(result, path)
     result.diagnostics += _sync_diagnostics(result, path)
@@ -378,10 +378,11 @@ def _occupancy_diagnostics(result: KernelResult, path: str) -> list:
                                  usage=result.resources, column=result.kernel.column)
 
 
-def _sync(kernel, block: BlockShape, bindings: dict, grid):
+def _sync(kernel, block: BlockShape, bindings: dict, grid, block_assumed: bool):
     from kernelscope.analyses import sync
 
-    return sync.analyze(kernel, block=(block.x, block.y, block.z), bindings=bindings, grid=grid)
+    return sync.analyze(kernel, block=(block.x, block.y, block.z), bindings=bindings, grid=grid,
+                        block_assumed=block_assumed)
 
 
 def _sync_diagnostics(result: KernelResult, path: str) -> list:

@@ -104,7 +104,8 @@ class Access:
 
 @dataclass
 class Barrier:
-    kind: str                  # syncthreads | syncthreads_count | syncthreads_and | syncthreads_or | syncwarp | grid_sync | cg_sync
+    kind: str                  # syncthreads | syncthreads_count | syncthreads_and | syncthreads_or | syncwarp | grid_sync
+                               # | tile_sync (a tiled_partition<N <= 32>; mask: its lanes) | cg_sync (group unknown)
     line: int
     column: int
     context: Context = field(default_factory=Context)

@@ -169,6 +169,22 @@ class Opaque(Expr):
         return self.text
 
 
+class AtomicResult(Opaque):
+    """The old value an atomic returns. Unknown to most analyses; the sync analysis binds it (under
+    `key`) to values it can stand for, such as the distinct slots an atomicAdd hands out."""
+    __slots__ = ("key",)
+
+    def __init__(self, text: str, line: int, column: int):
+        super().__init__(text, (), thread_varying=True)
+        self.key = f"{text}@{line}:{column}"
+
+    def evaluate(self, env):
+        value = env.get(self.key, _MISSING)
+        if value is _MISSING:
+            raise Indirect(self.text)
+        return value
+
+
 class Binary(Expr):
     __slots__ = ("op", "left", "right", "_apply")
 

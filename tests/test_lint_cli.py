@@ -29,7 +29,7 @@ def run(*args):
 def test_warnings_alone_exit_0_by_default(project):
     code, out, err = run("src")
     assert code == 0
-    assert out == "src/warn.cu:1:7: KS101 marker KS101\n"
+    assert out == "src/warn.cu:1:7: warning: KS101 marker KS101\n"
     assert "1 finding (1 warning) in 2 files" in err
 
 
@@ -55,8 +55,8 @@ def test_configured_fail_on_is_overridden_by_the_flag(project):
 
 def test_select_and_ignore_flags(project):
     (project / "src" / "more.cu").write_text("FINDING(KS202) FINDING(KS402)\n")
-    assert [l.split()[1] for l in run("src", "--select", "KS1,KS4")[1].splitlines()] == ["KS402", "KS101"]
-    assert [l.split()[1] for l in run("src", "--ignore", "KS2", "--ignore", "KS101")[1].splitlines()] == ["KS402"]
+    assert [l.split()[2] for l in run("src", "--select", "KS1,KS4", "--show-info")[1].splitlines()] == ["KS402", "KS101"]
+    assert [l.split()[2] for l in run("src", "--ignore", "KS2", "--ignore", "KS101", "--show-info")[1].splitlines()] == ["KS402"]
 
 
 @pytest.mark.parametrize("args, message", [
@@ -87,7 +87,7 @@ def test_write_baseline_then_baseline_hides_old_findings(project):
     assert code == 0 and "recorded 1 finding" in err
     (project / "src" / "new.cu").write_text("FINDING(KS202)\n")
     code, out, _ = run("src", "--baseline", "baseline.json")
-    assert (code, out) == (1, "src/new.cu:1:1: KS202 marker KS202\n")
+    assert (code, out) == (1, "src/new.cu:1:1: error: KS202 marker KS202\n")
 
 
 def test_sarif_and_json_go_to_the_output_file(project):
@@ -103,7 +103,7 @@ def test_github_format(project):
 
 def test_rules_lists_every_rule_and_explains_one():
     result = CliRunner().invoke(cli, ["rules"])
-    assert result.exit_code == 0 and result.stdout.count("  KS") == 23
+    assert result.exit_code == 0 and result.stdout.count("  KS") == 24
     result = CliRunner().invoke(cli, ["rules", "KS101"])
     assert result.exit_code == 0
     assert result.stdout.startswith("# KS101 uncoalesced-global-access")
@@ -122,3 +122,55 @@ def test_a_directory_without_cuda_files_is_an_input_error(project):
     (project / "docs" / "readme.md").write_text("nothing to lint\n")
     code, _, err = run("docs")
     assert code == 2 and "no CUDA files to lint in docs" in err
+
+
+def test_info_findings_are_hidden_unless_asked_for(project):
+    (project / "src" / "advice.cu").write_text("FINDING(KS203)\n")
+    code, out, err = run("src")
+    assert code == 0 and "KS203" not in out
+    assert "1 info finding not shown (--show-info)" in err
+    assert "info: KS203" in run("src", "--show-info")[1]
+    (project / "pyproject.toml").write_text('[tool.kernelscope]\nshow-info = true\n')
+    assert "info: KS203" in run("src")[1]
+
+
+def test_info_findings_show_when_they_fail_the_run(project):
+    (project / "src" / "advice.cu").write_text("FINDING(KS203)\n")
+    code, out, _ = run("src", "--fail-on", "info")
+    assert code == 1 and "KS203" in out
+
+
+def test_named_non_cuda_files_are_skipped(project):
+    (project / "README.md").write_text("FINDING(KS202)\n")
+    code, out, err = run("README.md", "src/warn.cu")
+    assert code == 0 and "README.md" not in out and "KS101" in out
+    assert "skipped README.md: not C, C++ or CUDA source" in err
+    code, out, err = run("README.md")
+    assert (code, out) == (0, "") and "nothing to lint" in err
+
+
+def test_named_header_is_linted_even_outside_the_include_globs(project):
+    (project / "src" / "tile.h").write_text("FINDING(KS202)\n")
+    assert run("src/tile.h")[0] == 1
+
+
+@pytest.mark.parametrize("args, message", [
+    (["src", "--grid", "0"], "positive sizes"),
+    (["src", "--arg", "n"], "--arg expects NAME=VALUE"),
+    (["src", "--arg", "n=ten"], "value must be an integer"),
+])
+def test_bad_grid_or_arg_is_a_usage_error(project, args, message):
+    code, _, err = run(*args)
+    assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_grid_and_args_reach_the_analysis(project, monkeypatch):
+    seen = []
+
+    def recording(text, path, settings):
+        seen.append((settings.grid, dict(settings.bindings)))
+        return []
+
+    monkeypatch.setattr(engine, "analyze_file", recording)
+    assert run("src/clean.cu", "--grid", "4x2", "--arg", "n=1024", "--arg", "ld=0x40")[0] == 0
+    assert seen == [((4, 2, 1), {"n": 1024, "ld": 64})]

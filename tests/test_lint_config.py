@@ -143,3 +143,34 @@ def test_command_line_exclude_adds_to_the_configured_exclusions(tmp_path):
     write(tmp_path / "pyproject.toml", '[tool.kernelscope]\nextend-exclude = ["vendor"]\n')
     settings = SettingsResolver(Overrides(extend_exclude=("build",))).for_path(tmp_path / "k.cu")
     assert {".*", "vendor", "build"} <= set(settings.exclude)
+
+
+def test_grid_args_and_show_info_from_pyproject(tmp_path):
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.kernelscope]\ngrid = "64x2"\narg = ["n=4096", "ld=0x10"]\nshow-info = false\n')
+    settings = load_config_file(tmp_path / "pyproject.toml")
+    assert settings.grid == (64, 2, 1)
+    assert dict(settings.bindings) == {"n": 4096, "ld": 16}
+    assert settings.show_info is False
+
+
+def test_show_info_from_setup_cfg_and_the_cli_default(tmp_path):
+    from kernelscope.lint.config import CLI_DEFAULTS
+
+    (tmp_path / "setup.cfg").write_text("[kernelscope]\nshow-info = yes\n")
+    assert load_config_file(tmp_path / "setup.cfg", CLI_DEFAULTS).show_info is True
+    (tmp_path / "setup.cfg").write_text("[kernelscope]\nselect = KS2\n")
+    assert load_config_file(tmp_path / "setup.cfg", CLI_DEFAULTS).show_info is False
+    assert load_config_file(tmp_path / "setup.cfg").show_info is True    # library callers see everything
+
+
+@pytest.mark.parametrize("text, message", [
+    ('arg = ["n"]', "arg expects NAME=VALUE"),
+    ('arg = ["n=many"]', "value must be an integer"),
+    ('grid = "0x4"', "grid must have 1 to 3 positive sizes"),
+    ('show-info = "sometimes"', "show-info must be true or false"),
+])
+def test_bad_grid_arg_or_show_info_values_are_usage_errors(tmp_path, text, message):
+    (tmp_path / "pyproject.toml").write_text(f"[tool.kernelscope]\n{text}\n")
+    with pytest.raises(UsageError, match=message):
+        load_config_file(tmp_path / "pyproject.toml")

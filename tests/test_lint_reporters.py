@@ -34,11 +34,11 @@ def report(tmp_path, monkeypatch):
     return run_lint(["src"], SettingsResolver(), analyzer=marker_analyzer, jobs=1)
 
 
-def test_text_lines_are_path_line_column_code_message(report):
+def test_text_lines_are_path_line_column_severity_code_message(report):
     assert render_text(report).splitlines() == [
-        "src/a b.cu:1:7: KS201 marker KS201",
-        "src/a b.cu:3:9: KS101 marker KS101",
-        "src/c.cu:1:7: KS402 marker KS402",
+        "src/a b.cu:1:7: error: KS201 marker KS201",
+        "src/a b.cu:3:9: warning: KS101 marker KS101",
+        "src/c.cu:1:7: info: KS402 marker KS402",
     ]
     assert render_summary(report) == "kernelscope: 3 findings (1 error, 1 warning, 1 info) in 3 files (4 lines)"
 

@@ -12,11 +12,12 @@ AGREED = {
     "KS203": ("redundant-barrier", "info"), "KS204": ("atomic-contention", "warning"),
     "KS205": ("shuffle-mask-mismatch", "error"), "KS206": ("return-before-barrier", "error"),
     "KS207": ("missing-syncwarp", "warning"), "KS208": ("threadfence", "info"),
+    "KS209": ("global-memory-race", "error"),
     "KS301": ("low-occupancy", "warning"), "KS302": ("register-spill", "warning"),
     "KS303": ("block-exceeds-limit", "error"),
     "KS401": ("low-arithmetic-intensity", "info"), "KS402": ("missing-restrict", "info"),
     "KS403": ("uncached-readonly", "info"),
-    "KS901": ("syntax-error", "warning"), "KS902": ("unsupported-construct", "info"),
+    "KS901": ("syntax-error", "error"), "KS902": ("unsupported-construct", "info"),
     "KS903": ("unused-suppression", "warning"),
 }
 

@@ -1,9 +1,10 @@
 """Run synchronization test kernels under compute-sanitizer racecheck and synccheck.
 
-Three sets: the seeded corpus (tests/kernels/sync/manifest.toml); as kernels written by others for
+Four sets: the seeded corpus (tests/kernels/sync/manifest.toml); as kernels written by others for
 other purposes, every implementation in corpus/*/spec.toml that uses shared memory, barriers, warp
-intrinsics or atomics (launched at its smallest size); and those implementations once per barrier
-with that barrier deleted (racecheck only). Each kernel is compiled once with
+intrinsics or atomics (launched at its smallest size); those implementations once per barrier
+with that barrier deleted (racecheck only); and the labelled race suite (tests/kernels/races/,
+each launch written in the file's header, cooperative kernels launched cooperatively). Each kernel is compiled once with
 nvcc -lineinfo into a cubin, then launched once per tool in its own sanitizer process (a hang or a
 poisoned context then costs one kernel, not the run); the processes run in parallel. Every report is
 parsed into one CSV row per kernel and tool:
@@ -12,7 +13,7 @@ parsed into one CSV row per kernel and tool:
 
 and the raw sanitizer output is kept next to it so the parse can be redone without a GPU:
 
-    python3 benchmarks/gpu/sanitize_sync.py run --out $OUT [--corpus | --mutants]   # on the GPU machine
+    python3 benchmarks/gpu/sanitize_sync.py run --out $OUT [--corpus | --mutants | --races]   # on the GPU machine
     python3 benchmarks/gpu/sanitize_sync.py parse LOGS.jsonl -o verdicts.csv
     python3 benchmarks/gpu/sanitize_sync.py launch NAME --cubins DIR   # what each sanitizer process runs
 """
@@ -119,6 +120,17 @@ def mutants(problem_entry: dict) -> list[tuple[str, str, int]]:
     return found
 
 
+def race_suite_entries() -> list[dict]:
+    """The race suite's kernels with the launch each file's header gives."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("race_suite", ROOT / "benchmarks" / "race_suite.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return [{key: entry[key] for key in ("name", "kernel", "file", "block", "grid", "dynamic_smem", "args",
+                                         "cooperative")} for entry in module.entries()]
+
+
 def mutant_entries(directory: Path) -> list[dict]:
     """Each corpus implementation once per barrier, that barrier removed: realistic missing-barrier
     bugs for which racecheck decides whether a race follows at this launch."""
@@ -177,7 +189,10 @@ def launch(name: str, cubins: Path) -> None:
 
     entries = json.loads((cubins / "entries.json").read_text())
     entry = next(e for e in entries if e["name"] == name)
-    function = cupy.RawModule(path=str(cubins / cubin_name(entry))).get_function(entry["kernel"])
+    # a cooperative launch (cuLaunchCooperativeKernel) is what makes this_grid().sync() legal
+    module = cupy.RawModule(path=str(cubins / cubin_name(entry)),
+                            enable_cooperative_groups=bool(entry.get("cooperative")))
+    function = module.get_function(entry["kernel"])
     args = [cupy.asarray(v) if getattr(v, "ndim", 0) else v for v in host_arguments(entry)]
     function(tuple(entry["grid"]), tuple(entry["block"]), tuple(args), shared_mem=entry.get("dynamic_smem", 0))
     cupy.cuda.Device().synchronize()
@@ -299,6 +314,7 @@ def main(argv=None) -> int:
     which.add_argument("--corpus", action="store_true", help="the corpus/ implementations instead of the seeded set")
     which.add_argument("--mutants", action="store_true",
                        help="corpus/ implementations with one barrier removed, racecheck only")
+    which.add_argument("--races", action="store_true", help="the labelled race suite (tests/kernels/races/)")
     parse = commands.add_parser("parse")
     parse.add_argument("log", type=Path)
     parse.add_argument("-o", "--output", type=Path, required=True)
@@ -314,8 +330,10 @@ def main(argv=None) -> int:
         started = time.perf_counter()
         # cubins (and mutated sources) stay outside $OUT: only a handful of files come back
         work = Path(tempfile.mkdtemp(prefix="sync-sanitize-"))
-        prefix, tools = ("mutants_", ("racecheck",)) if args.mutants else ("corpus_" if args.corpus else "", TOOLS)
-        entries = mutant_entries(work) if args.mutants else problem_entries() if args.corpus else seeded_entries()
+        prefix, tools = ("mutants_", ("racecheck",)) if args.mutants else \
+            ("races_" if args.races else "corpus_" if args.corpus else "", TOOLS)
+        entries = mutant_entries(work) if args.mutants else problem_entries() if args.corpus else \
+            race_suite_entries() if args.races else seeded_entries()
         log = run_all(entries, args.out / f"{prefix}sync_sanitizer_logs.jsonl", args.jobs, work, tools)
         rows = write_verdicts(log, args.out / f"{prefix}sync_verdicts_h200.csv")
         print(f"sanitized {len(rows)} kernel/tool pairs in {time.perf_counter() - started:.1f} s")

@@ -11,16 +11,27 @@ On that trace
 - barriers cut the trace into intervals; two accesses to the same shared word in one interval, by
   different threads, one of them a write, race (KS202). Lanes of one warp are ordered by a
   `__syncwarp` between their accesses; a race whose thread pairs all share a warp is reported as a
-  missing `__syncwarp` (KS207);
+  missing `__syncwarp` (KS207), unless it is one store whose lanes write one address, which no
+  barrier can order (KS202, with that fix);
+- global memory is checked the same way within a block (KS209), and between blocks: every access
+  of one block against every access of another between grid-wide barriers (`this_grid().sync()`),
+  since nothing else orders blocks. Neighbour reads such as `y[i] = y[i + 1]` and a store to one
+  address from every block are found there. Global accesses under conditions that read memory are
+  left out (a flag or a ticket protocol may order them);
+- an atomic's result is bound where it decides an index: `atomicAdd(&n, k)` hands each thread its
+  own slot (in thread order: one interleaving stands for all);
 - a barrier with no shared or global hazard between the intervals on its two sides is redundant
   (KS203);
 - an atomic whose active lanes of one warp hit one address contends (KS204);
 - a warp intrinsic whose mask names lanes that are not there, or misses lanes that are, is wrong
   (KS205); `__threadfence` calls are listed (KS208).
 
-What cannot be evaluated (data-dependent conditions, unbound parameters, unknown grid) falls back to
-the symbolic judgement of `kernelscope.analyses.uniformity`: a thread-dependent condition around a
-barrier or intrinsic is reported, an unknown address is never reported as a race.
+Without a grid, block 0 and its neighbour along each axis the kernel reads are executed: blockIdx is
+the same for every thread of a block, so races inside a block do not depend on the grid, and the
+neighbours show races between blocks. What cannot be evaluated (data-dependent conditions, unbound
+parameters, gridDim without a grid) falls back to the symbolic judgement of
+`kernelscope.analyses.uniformity`: a thread-dependent condition around a barrier or intrinsic is
+reported, an unknown address is never reported as a race.
 """
 
 from __future__ import annotations
@@ -35,6 +46,9 @@ from kernelscope.analyses.uniformity import EVALUATION_ERRORS, WARP_SIZE, Thread
 from kernelscope.model import FENCES, Diagnostic
 
 BLOCK_BARRIERS = frozenset({"syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or", "cg_sync"})
+GRID_BARRIER = "grid_sync"
+# atomics whose old values are distinct slots: (name, sign of the value operand)
+SLOT_ATOMICS = {"atomicAdd": 1, "atomicAdd_block": 1, "atomicAdd_system": 1, "atomicSub": -1, "atomicInc": 0}
 VALUE_BARRIERS = frozenset({"syncthreads_count", "syncthreads_and", "syncthreads_or"})
 FULL_MASK = 0xFFFFFFFF
 
@@ -55,6 +69,7 @@ RULES = {
     "KS206": ("return-before-barrier", "error"),
     "KS207": ("missing-syncwarp", "warning"),
     "KS208": ("threadfence", "info"),
+    "KS209": ("global-memory-race", "error"),
 }
 
 
@@ -78,8 +93,10 @@ class SharedRace:
     first_column: int
     second_line: int
     second_column: int
-    scope: str                 # block: some racing pairs are in different warps; warp: all in one warp
+    scope: str                 # block: some racing pairs are in different warps; warp: all in one warp;
+                               # grid: the pairs are in different blocks (global memory)
     message: str
+    one_store: bool = False    # lanes of one store write one address: no barrier can order them
 
     def to_json(self) -> dict:
         return {"array": self.array, "kind": self.kind, "first_line": self.first_line,
@@ -137,6 +154,7 @@ class SyncResult:
     barriers: int
     divergent_barriers: tuple = ()
     shared_races: tuple = ()
+    global_races: tuple = ()
     returns_before_barrier: tuple = ()
     redundant_barriers: tuple = ()     # Site
     mask_mismatches: tuple = ()
@@ -152,6 +170,7 @@ class SyncResult:
             "barriers": self.barriers,
             "divergent_barriers": [d.to_json() for d in self.divergent_barriers],
             "shared_races": [r.to_json() for r in self.shared_races],
+            "global_races": [r.to_json() for r in self.global_races],
             "returns_before_barrier": [r.to_json() for r in self.returns_before_barrier],
             "redundant_barriers": [s.to_json() for s in self.redundant_barriers],
             "mask_mismatches": [m.to_json() for m in self.mask_mismatches],
@@ -273,6 +292,9 @@ class Instance:
     addresses: np.ndarray | None   # per thread (all threads of the block); None when unknown
     mask: np.ndarray
     epochs: np.ndarray             # __syncwarp count of each thread when it made the access
+    certain: bool = True           # not under a condition that reads memory
+    tile_epochs: np.ndarray | None = None   # count of narrower-than-warp tile syncs, and each thread's
+    tile_width: np.ndarray | None = None    # tile width then: they order lanes of one tile only
 
     @property
     def writes(self) -> bool:
@@ -300,6 +322,9 @@ class Findings:
     def __init__(self):
         self.divergent: dict = {}
         self.races: dict = {}
+        self.global_races: dict = {}
+        self.block_footprints: list = []   # per executed block: {(grid interval, array): [(access, words)]}
+        self.atomic_totals: dict = {}      # (array, address) -> sum handed out so far, over the blocks
         self.returns: dict = {}
         self.mismatches: dict = {}
         self.contention: dict = {}
@@ -316,8 +341,13 @@ class Findings:
 class BlockRun:
     """Executes the loop tree for all threads of one block."""
 
-    def __init__(self, tree, space: ThreadSpace, env: dict, exit_lines: set, shapes: dict, findings: Findings):
+    def __init__(self, tree, space: ThreadSpace, env: dict, exit_lines: set, shapes: dict, findings: Findings,
+                 atomic_calls: dict | None = None, granules: dict | None = None):
         self.tree = tree
+        self.atomic_calls = atomic_calls or {}
+        self.granules = granules      # None: blocks are not compared, so no footprints are kept
+        self.grid_interval = 0
+        self.footprint: dict = {}         # (grid interval, array) -> [(access, words)] of certain global accesses
         self.shapes = shapes
         self.space = space
         self.env = env
@@ -325,6 +355,8 @@ class BlockRun:
         self.found = findings
         self.alive = np.ones(space.size, dtype=bool)
         self.epochs = np.zeros(space.size, dtype=np.int64)
+        self.tile_epochs = np.zeros(space.size, dtype=np.int64)
+        self.tile_width = np.full(space.size, WARP_SIZE, dtype=np.int64)
         self.exited: list = []            # (return record, how many threads left, symbolic)
         self.interval: list[Instance] = []
         self.previous: tuple | None = None   # (interval before the last barrier, that barrier record)
@@ -336,6 +368,7 @@ class BlockRun:
         for step in self.walk(self.tree, dict(self.env), everyone, (), False):
             self.execute(step)
         self.close_interval(None)
+        self.found.block_footprints.append(self.footprint)
 
     def walk(self, nodes, env, loop_mask, loop_reasons, loop_partial):
         masks: dict = {}   # neighbouring statements under the same conditions share their evaluation
@@ -426,6 +459,13 @@ class BlockRun:
             holds = truth(condition.expr, env, size)
             if holds is None:
                 unknown.append(condition)
+                if not condition.negated:
+                    # `threadIdx.y == 0 && c < cols` with cols unknown: the known side still decides
+                    # which threads may get here
+                    for part in _conjuncts(condition.expr):
+                        known = truth(part, env, size)
+                        if known is not None:
+                            mask &= known
                 continue
             mask &= ~holds if condition.negated else holds
         return mask, tuple(unknown)
@@ -437,12 +477,26 @@ class BlockRun:
         if kind == "access":
             self.access(step, record)
         elif kind == "barrier":
-            if record.kind in BLOCK_BARRIERS or record.kind == "grid_sync":
+            if record.kind in BLOCK_BARRIERS or record.kind == GRID_BARRIER:
                 self.block_barrier(step, record)
             elif record.kind == "syncwarp":
                 if step.mask.any():
                     self.check_mask(step, record, "__syncwarp", record.mask)
                 self.epochs = self.epochs + step.mask   # a new array: instances keep the old one
+            elif record.kind == "tile_sync":
+                # a warp tile's barrier: every lane of the tile must arrive; it orders them as
+                # __syncwarp does (tiles narrower than a warp are ordered as their whole warp)
+                if step.mask.any():
+                    reason = self.divergence_reason(step, self.alive, step.mask)
+                    if reason:
+                        self.found.divergent.setdefault((record.line, record.column),
+                                                        DivergentBarrier(record.line, record.column, reason))
+                width = self.tile_size(step, record)
+                if width >= WARP_SIZE:
+                    self.epochs = self.epochs + step.mask
+                else:
+                    self.tile_epochs = self.tile_epochs + step.mask
+                    self.tile_width = np.where(step.mask, width, self.tile_width)
         elif kind == "call":
             if record.name in FENCES:
                 self.found.fences[(record.line, record.column)] = Site(record.name, record.line, record.column)
@@ -463,7 +517,13 @@ class BlockRun:
             self.found.note(f"line {access.line}: address of {access.text or access.array} unknown")
         else:
             addresses = np.asarray(addresses, dtype=np.int64)
-        self.interval.append(Instance(access, addresses, step.mask.copy(), self.epochs))
+        certain = not any(c.expr.has_load() for c in step.unknown)
+        instance = Instance(access, addresses, step.mask.copy(), self.epochs, certain, self.tile_epochs,
+                            self.tile_width)
+        self.interval.append(instance)
+        if access.space == "global" and addresses is not None and certain and self.granules is not None:
+            words, _ = instance.footprint(self.granules.get(access.array, 4))
+            self.footprint.setdefault((self.grid_interval, access.array), []).append((access, np.unique(words)))
 
     def trusted(self, access) -> bool:
         """A byte address is only as good as the element size and inner dimensions behind it (unknown
@@ -490,8 +550,10 @@ class BlockRun:
                     record.line, record.column, barrier.line,
                     f"{who} return at line {record.line} before the barrier at line {barrier.line}, "
                     "which the other threads wait at")
-        if barrier.kind in BLOCK_BARRIERS:
+        if barrier.kind in BLOCK_BARRIERS or barrier.kind == GRID_BARRIER:
             self.close_interval(barrier)
+        if barrier.kind == GRID_BARRIER:
+            self.grid_interval += 1
 
     def divergence_reason(self, step: Step, live, reached) -> str | None:
         for condition in step.unknown:
@@ -503,8 +565,12 @@ class BlockRun:
             return f"inside the loop at line {loop.line}, whose trip count depends on the thread"
         if np.array_equal(reached & live, live):
             return None
-        if step.event.record.kind == "cg_sync" and not self.splits_a_warp(live, reached):
+        record = step.event.record
+        if record.kind == "cg_sync" and not self.splits_a_group(live, reached, self.space.warp):
             return None     # may be a warp tile's sync(), which whole warps may skip
+        if record.kind == "tile_sync" and \
+                not self.splits_a_group(live, reached, self.space.linear // self.tile_size(step, record)):
+            return None     # whole tiles may skip their own sync()
         missing = int(np.count_nonzero(live & ~reached))
         if step.loop_partial:
             return f"{missing} of {int(live.sum())} threads skip it: the enclosing loop runs a " \
@@ -513,9 +579,16 @@ class BlockRun:
         where = f"the condition at line {lines[-1]}" if lines else "control flow"
         return f"{missing} of {int(live.sum())} threads skip it: {where} differs between threads"
 
-    def splits_a_warp(self, live, reached) -> bool:
+    def splits_a_group(self, live, reached, group: np.ndarray) -> bool:
         skipped = live & ~reached
-        return bool(np.any(np.isin(self.space.warp[skipped], self.space.warp[reached & live])))
+        return bool(np.any(np.isin(group[skipped], group[reached & live])))
+
+    def tile_size(self, step: Step, record) -> int:
+        """Lanes in a tile sync's group: a whole warp, or the popcount of its lane mask."""
+        masks = per_thread(record.mask, step.env, self.space.size) if record.mask is not None else None
+        if masks is None:
+            return WARP_SIZE
+        return max(1, bin(int(np.asarray(masks).flat[0]) & FULL_MASK).count("1"))
 
     def early_return(self, step: Step, record) -> None:
         leaving = step.mask
@@ -534,13 +607,43 @@ class BlockRun:
         addresses = per_thread(access.address, step.env, self.space.size)
         if addresses is None:
             return
-        worst = _most_lanes_on_one_address(np.asarray(addresses, dtype=np.int64), step.mask, self.space)
+        addresses = np.asarray(addresses, dtype=np.int64)
+        self.bind_atomic_result(step, access, addresses)
+        worst = _most_lanes_on_one_address(addresses, step.mask, self.space)
         if worst > 1:
             key = (access.line, access.column)
             old = self.found.contention.get(key)
             if old is None or old.lanes < worst:
                 self.found.contention[key] = AtomicContention(access.array, access.line, access.column, worst,
                                                               bool(access.context.loops))
+
+    def bind_atomic_result(self, step: Step, access, addresses: np.ndarray) -> None:
+        """The old values an atomicAdd/Sub/Inc hands out, for the expressions that use them: each
+        thread's, in thread order, after what earlier threads and blocks added to that address."""
+        call = self.atomic_calls.get((access.line, access.column))
+        if call is None or call.name not in SLOT_ATOMICS:
+            return
+        sign = SLOT_ATOMICS[call.name]
+        if sign == 0:
+            amounts = np.ones(self.space.size, dtype=np.int64)
+        else:
+            amounts = per_thread(call.args[0], step.env, self.space.size) if call.args else None
+            if amounts is None:
+                return
+            try:
+                amounts = sign * np.asarray(amounts, dtype=np.int64)
+            except EVALUATION_ERRORS:
+                return
+        active = np.flatnonzero(step.mask)
+        results = np.full(self.space.size, -1, dtype=np.int64)
+        for address in np.unique(addresses[active]):
+            threads = active[addresses[active] == address]
+            key = (access.array, int(address))
+            base = self.found.atomic_totals.get(key, 0)
+            running = np.cumsum(amounts[threads])
+            results[threads] = base + running - amounts[threads]
+            self.found.atomic_totals[key] = base + int(running[-1])
+        step.env[f"{call.name}@{access.line}:{access.column}"] = results
 
     def check_mask(self, step: Step, record, name: str, mask_expr) -> None:
         key = (record.line, record.column)
@@ -568,6 +671,8 @@ class BlockRun:
         current = self.interval
         for race in races_within(current, self.space):
             self.found.races.setdefault((race.array, race.first_line, race.second_line), race)
+        for race in races_within(current, self.space, "global"):
+            self.found.global_races.setdefault((race.array, race.first_line, race.second_line), race)
         if self.previous is not None:
             before, between = self.previous
             key = (between.line, between.column)
@@ -581,11 +686,14 @@ class BlockRun:
 
 # ------------------------------------------------------------------------------------- pair checks
 
-def races_within(instances: list[Instance], space: ThreadSpace):
-    """Racing access pairs of one barrier interval. A vectorised pass over every (word, thread) touch
-    finds the words that race at all; only the accesses touching them are compared pairwise, to name
-    the two source lines."""
-    for group in _by_array(i for i in instances if i.access.space == "shared" and i.addresses is not None):
+def races_within(instances: list[Instance], space: ThreadSpace, memory: str = "shared"):
+    """Racing access pairs of one barrier interval in shared (or global) memory. A vectorised pass
+    over every (word, thread) touch finds the words that race at all; only the accesses touching
+    them are compared pairwise, to name the two source lines. Global accesses count only where
+    they are certain to execute (not under a condition that reads memory)."""
+    chosen = (i for i in instances if i.access.space == memory and i.addresses is not None
+              and (memory == "shared" or i.certain))
+    for group in _by_array(chosen):
         if not any(i.writes for i in group) or not _shared_by_threads(group):
             continue
         table = _touches(group, space)
@@ -598,15 +706,23 @@ def races_within(instances: list[Instance], space: ThreadSpace):
         candidates = [instance for k, instance in enumerate(group) if k in involved]
         if len(candidates) > MAX_PAIRWISE_CANDIDATES:
             candidates = candidates[:MAX_NAMED_CANDIDATES]
+        named: set = set()    # a loop repeats its accesses: one race per pair of source positions
         for a_index, first in enumerate(candidates):
             for second in candidates[a_index:]:
+                where = (first.access.line, first.access.column, second.access.line, second.access.column,
+                         first is second)
+                if where in named:
+                    continue
                 if not (first.writes or second.writes) or (first is second and not first.writes):
                     continue
                 if first.access.op == "atomic" and second.access.op == "atomic":
                     continue
+                if first is second and _stores_uniform_value(first.access):
+                    continue
                 scope = _conflict(first, second, space, ordered_by_syncwarp=True)
                 if scope:
-                    yield _race(first, second, scope)
+                    named.add(where)
+                    yield _race(first, second, scope, memory)
 
 
 def _hazard_across(before: list[Instance], after: list[Instance], space: ThreadSpace) -> bool:
@@ -751,20 +867,27 @@ def _conflict(first: Instance, second: Instance, space: ThreadSpace, ordered_by_
     racing = u != v
     same_warp = space.warp[u] == space.warp[v]
     if ordered_by_syncwarp:
-        racing &= ~(same_warp & (first.epochs[u] != second.epochs[v]))
+        ordered = first.epochs[u] != second.epochs[v]
+        if first.tile_epochs is not None and second.tile_epochs is not None:
+            width = np.minimum(first.tile_width[u], second.tile_width[v])
+            same_tile = space.linear[u] // width == space.linear[v] // width
+            ordered |= same_tile & (first.tile_epochs[u] != second.tile_epochs[v])
+        racing &= ~(same_warp & ordered)
     if not np.any(racing):
         return None
     return "block" if np.any(racing & ~same_warp) else "warp"
 
 
-def _race(first: Instance, second: Instance, scope: str) -> SharedRace:
+def _race(first: Instance, second: Instance, scope: str, memory: str = "shared") -> SharedRace:
     """`first` executed before `second`: the kind follows execution order, which for a pair carried
     around a loop is the reverse of source order."""
     a, b = first.access, second.access
     kind = "WAW" if first.writes and second.writes else "RAW" if first.writes else "WAR"
+    if first is second and first.writes:
+        return _one_store_race(a, scope)
     fix = "__syncwarp()" if scope == "warp" else "__syncthreads()"
     who = "another lane of the same warp" if scope == "warp" else "another thread"
-    if first is second or (a.line, a.column) == (b.line, b.column):
+    if (a.line, a.column) == (b.line, b.column):
         message = f"{kind} race on {a.array}: threads at line {a.line} write slots that other threads of the " \
                   f"same access also write, with no {fix} between them"
     else:
@@ -773,7 +896,72 @@ def _race(first: Instance, second: Instance, scope: str) -> SharedRace:
         does = "reads" if kind == "RAW" else "overwrites"
         message = f"{kind} race on {a.array}: line {b.line}{later} {does} what {who} {did} at line {a.line}, " \
                   f"with no {fix} in between"
+    if memory == "global":
+        message += " (a barrier orders global memory only inside a block; where other blocks share the " \
+                   "data, write to a separate output array)"
     return SharedRace(a.array, kind, a.line, a.column, b.line, b.column, scope, message)
+
+
+def _one_store_race(access, scope: str) -> SharedRace:
+    """Lanes of one store instruction writing one address: they write at the same moment, so
+    neither __syncwarp nor __syncthreads can order them; only fewer writers can."""
+    who = "lanes of one warp" if scope == "warp" else "threads"
+    message = f"WAW race on {access.array}: several {who} store to the same address at line {access.line} in " \
+              "one statement, and no barrier can order them: let one thread store (e.g. under " \
+              "`if (threadIdx.x % 32 == 0)`), give each thread its own slot, or combine the values first " \
+              "(a warp reduction with __shfl_down_sync, or an atomic)"
+    return SharedRace(access.array, "WAW", access.line, access.column, access.line, access.column, scope, message,
+                      one_store=True)
+
+
+def _block_pair_races(footprints: list, blocks: list, pairs_cap: int = 4096) -> list:
+    """Global-memory races between threads of different blocks: a word one block writes that
+    another block reads or writes in the same grid interval (between grid-wide barriers); atomic
+    pairs excepted."""
+    found: dict = {}
+    checked = 0
+    for x in range(len(footprints)):
+        for y in range(x + 1, len(footprints)):
+            for key in footprints[x].keys() & footprints[y].keys():
+                for first, first_words in footprints[x][key]:
+                    for second, second_words in footprints[y][key]:
+                        if first.op == "load" and second.op == "load":
+                            continue
+                        if first.op == "atomic" and second.op == "atomic":
+                            continue
+                        if first is second and _stores_uniform_value(first, across_blocks=True):
+                            continue
+                        checked += 1
+                        if checked > pairs_cap:
+                            return list(found.values())
+                        if not np.intersect1d(first_words, second_words, assume_unique=True).size:
+                            continue
+                        race = _between_blocks(first, second, blocks[x], blocks[y])
+                        found.setdefault((race.array, race.first_line, race.second_line), race)
+    return list(found.values())
+
+
+def _between_blocks(a, b, block_a, block_b) -> SharedRace:
+    if _walk_position(b) < _walk_position(a):
+        a, b, block_a, block_b = b, a, block_b, block_a
+    writes_a, writes_b = a.op != "load", b.op != "load"
+    kind = "WAW" if writes_a and writes_b else "RAW" if writes_a else "WAR"
+    if (a.line, a.column) == (b.line, b.column):
+        what = f"blocks {_block_name(block_a)} and {_block_name(block_b)} both store to one address of " \
+               f"{a.array} at line {a.line}"
+    else:
+        what = f"line {b.line} in block {_block_name(block_b)} {'reads' if kind == 'RAW' else 'writes'} an element " \
+               f"of {a.array} that line {a.line} in block {_block_name(block_a)} " \
+               f"{'reads' if kind == 'WAR' else 'writes'}"
+    message = f"{kind} race on {a.array} between blocks: {what}, and nothing orders blocks within a launch " \
+              "(__syncthreads() does not): write to a separate output array, let one block own each " \
+              "element, use an atomic, or split the kernel (or a cooperative grid sync) between the two"
+    return SharedRace(a.array, kind, a.line, a.column, b.line, b.column, "grid", message)
+
+
+def _block_name(index) -> str:
+    x, y, z = index
+    return str(x) if (y, z) == (0, 0) else f"({x},{y},{z})"
 
 
 def _walk_position(record) -> tuple:
@@ -838,6 +1026,23 @@ def _compare(operator: str, value, bound, size: int):
     return np.broadcast_to(np.asarray(result) != 0, (size,))
 
 
+def _conjuncts(expr) -> list:
+    if isinstance(expr, sx.Binary) and expr.op == "&&":
+        return _conjuncts(expr.left) + _conjuncts(expr.right)
+    return [expr]
+
+
+def _stores_uniform_value(access, across_blocks: bool = False) -> bool:
+    """A plain store of one value for every thread of the block (of the grid, `across_blocks`):
+    its writers agree, so their overlap is benign."""
+    value = getattr(access, "stored", None)
+    if access.op != "store" or value is None or value.thread_dependent:
+        return False
+    if not across_blocks:
+        return True
+    return not value.has_load() and not (sx.free_names(value) & sx.BLOCK_SYMBOLS)
+
+
 def _is_warp_intrinsic(name: str) -> bool:
     return name.startswith("__") and name.endswith("_sync") and not name.startswith("__syncthreads")
 
@@ -875,29 +1080,59 @@ def _grid(bindings: dict):
 
 # ------------------------------------------------------------------------------------------- public
 
-def _depends_on_block_index(kernel) -> bool:
-    """Whether any condition, loop bound or shared address reads blockIdx: if none does, every block
-    behaves alike here and one block stands for all."""
+def _block_axes_read(kernel) -> set:
+    """The blockIdx axes ("x", "y", "z") any condition, loop bound or address reads: along the
+    others every block behaves alike, and one block stands for all."""
     expressions = [b.condition for b in kernel.branches] + [b.condition for b in kernel.early_returns]
     expressions += [e for loop in kernel.loops for e in (loop.start, loop.bound, loop.step) if e is not None]
-    expressions += [a.address for a in kernel.accesses if a.space == "shared"]
+    expressions += [a.address for a in kernel.accesses if a.space in ("shared", "global")]
     for record in list(kernel.accesses) + list(kernel.barriers) + list(kernel.calls):
         expressions += [c.expr for c in record.context.conditions]
-    return any(name.startswith("blockIdx") for expr in expressions for name in sx.free_names(expr))
+    return {name[-1] for expr in expressions if expr is not None for name in sx.free_names(expr)
+            if name.startswith("blockIdx.")}
 
 
 def _has_synchronization(kernel) -> bool:
     """Whether there is anything for this analysis to look at: barriers, shared memory, atomics,
-    warp intrinsics or fences. Most element-wise kernels have none, and simulating their blocks
-    would only confirm it."""
+    warp intrinsics, fences, or global memory that threads may share. Most element-wise kernels
+    have none, and simulating their blocks would only confirm it."""
     return bool(kernel.barriers) or any(a.space == "shared" or a.op == "atomic" for a in kernel.accesses) or \
-        any(c.name in FENCES or _is_warp_intrinsic(c.name) for c in kernel.calls)
+        any(c.name in FENCES or _is_warp_intrinsic(c.name) for c in kernel.calls) or _may_share_global(kernel)
 
 
-def analyze(kernel, block=(256, 1, 1), bindings: dict | None = None, grid=None) -> SyncResult:
+def _may_share_global(kernel) -> bool:
+    """A global store: threads (of one block or of different blocks) may meet at its address."""
+    return any(a.space == "global" and a.op == "store" for a in kernel.accesses)
+
+
+def _blocks_without_grid(axes: set) -> list:
+    """Block 0 and its neighbour along each axis the kernel reads: enough for races inside a block
+    (blockIdx is uniform there) and for neighbours' overlaps between blocks."""
+    blocks = [(0, 0, 0)]
+    for k, axis in enumerate("xyz"):
+        if axis in axes:
+            blocks.append(tuple(1 if j == k else 0 for j in range(3)))
+    return blocks
+
+
+def _granules(kernel) -> dict:
+    """Per global array, the word size its accesses are compared in between blocks: the narrowest
+    element (bytes of different elements never race)."""
+    sizes: dict = {}
+    for access in kernel.accesses:
+        if access.space == "global":
+            sizes[access.array] = min(sizes.get(access.array, 4), max(1, access.elem_bytes or 4))
+    return sizes
+
+
+def analyze(kernel, block=(256, 1, 1), bindings: dict | None = None, grid=None,
+            block_assumed: bool = False) -> SyncResult:
     """Synchronization facts for one kernel, for one block shape and the given scalar bindings
     (parameter name -> value). A grid (or `gridDim.x/y/z` bindings) makes every block's conditions
-    concrete; without one, conditions that read blockIdx are judged symbolically."""
+    concrete; without one, block 0 and its neighbours stand for all. `block_assumed`: the shape is a
+    default, not the launch's; blocks are then not compared with each other, since where one
+    block's elements end depends on the shape (`blockIdx.x * 64 + threadIdx.x` overlaps its
+    neighbour in a 256-thread block)."""
     if not _has_synchronization(kernel):
         return SyncResult(barriers=0, divergent_barriers=(), shared_races=(), returns_before_barrier=(),
                           redundant_barriers=(), mask_mismatches=(), atomic_count=0, atomics_in_loops=0,
@@ -912,13 +1147,29 @@ def analyze(kernel, block=(256, 1, 1), bindings: dict | None = None, grid=None) 
     found = Findings()
     grid = _grid(bindings)
     base_env = {**bindings, **space.env}
-    if grid is None:
-        found.note("grid unknown: conditions on blockIdx judged symbolically")
-        BlockRun(tree, space, base_env, exit_lines, shapes, found).run()
+    axes = _block_axes_read(kernel)
+    if grid is None and block_assumed:
+        # nothing to compare blocks with: block 0 stands for the races inside a block
+        found.note("grid unknown: block 0 executed, conditions on gridDim judged symbolically")
+        blocks = [(0, 0, 0)]
+    elif grid is None:
+        found.note("grid unknown: block 0 and its neighbours executed, conditions on gridDim judged symbolically")
+        blocks = _blocks_without_grid(axes)
+    elif axes:
+        blocks = _blocks(grid)
     else:
-        for index in (_blocks(grid) if _depends_on_block_index(kernel) else [(0, 0, 0)]):
-            env = {**base_env, "blockIdx.x": index[0], "blockIdx.y": index[1], "blockIdx.z": index[2]}
-            BlockRun(tree, space, env, exit_lines, shapes, found).run()
+        # every block does the same: two of them show whether they collide
+        blocks = _blocks(grid)[:2]
+    atomic_calls = {(c.line, c.column): c for c in kernel.calls if c.name.startswith("atomic")}
+    granules = _granules(kernel)
+    for index in blocks:
+        env = {**base_env, "blockIdx.x": index[0], "blockIdx.y": index[1], "blockIdx.z": index[2]}
+        BlockRun(tree, space, env, exit_lines, shapes, found, atomic_calls, granules if not block_assumed else None).run()
+    if block_assumed:
+        found.note("block shape assumed: blocks not compared with each other")
+    else:
+        for race in _block_pair_races(found.block_footprints, blocks):
+            found.global_races.setdefault((race.array, race.first_line, race.second_line), race)
 
     block_barriers = [b for b in kernel.barriers if b.kind in BLOCK_BARRIERS]
     # a barrier in a loop that ran once here may still order one iteration against the next
@@ -932,6 +1183,7 @@ def analyze(kernel, block=(256, 1, 1), bindings: dict | None = None, grid=None) 
         barriers=len(block_barriers),
         divergent_barriers=tuple(sorted(found.divergent.values(), key=lambda d: (d.line, d.column))),
         shared_races=tuple(sorted(found.races.values(), key=lambda r: (r.first_line, r.second_line, r.kind))),
+        global_races=tuple(sorted(found.global_races.values(), key=lambda r: (r.first_line, r.second_line, r.kind))),
         returns_before_barrier=tuple(sorted(found.returns.values(), key=lambda r: (r.line, r.column))),
         redundant_barriers=redundant,
         mask_mismatches=tuple(sorted(found.mismatches.values(), key=lambda m: (m.line, m.column))),
@@ -966,8 +1218,11 @@ def diagnostics(result: SyncResult, kernel, path: str) -> list[Diagnostic]:
     for d in result.divergent_barriers:
         emit("KS201", d.line, d.column, f"barrier is divergent: {d.reason}")
     for r in _one_race_per_access(result.shared_races):
-        code = "KS207" if r.scope == "warp" else "KS202"
+        code = "KS207" if r.scope == "warp" and not r.one_store else "KS202"
         emit(code, r.second_line, r.second_column, r.message,
+             related=((r.first_line, r.first_column, "the other access"),))
+    for r in _one_race_per_access(result.global_races):
+        emit("KS209", r.second_line, r.second_column, r.message,
              related=((r.first_line, r.first_column, "the other access"),))
     for r in result.returns_before_barrier:
         emit("KS206", r.line, r.column, r.message, related=((r.barrier_line, 1, "the barrier"),))

@@ -10,7 +10,7 @@ import sys
 import click
 
 from kernelscope import rules as registry
-from kernelscope.commands._common import TERMINAL, exits_2_on_error, fail, parse_block, parse_types
+from kernelscope.commands._common import TERMINAL, exits_2_on_error, fail, parse_bindings, parse_block, parse_types
 from kernelscope.model import SEVERITIES
 
 FORMATS = ("text", "json", "sarif", "github")
@@ -40,7 +40,7 @@ def _render(fmt: str, report) -> str:
 @click.command(name="lint")
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
-              help="text: path:line:col: CODE message; sarif: SARIF 2.1.0; github: workflow annotations.")
+              help="text: path:line:col: severity: CODE message; sarif: SARIF 2.1.0; github: workflow annotations.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
               help="Write the report to this file instead of standard output.")
 @click.option("--select", multiple=True, metavar="CODES",
@@ -53,6 +53,10 @@ def _render(fmt: str, report) -> str:
               help="Exit 1 when a finding is at or above this level [default: error].")
 @click.option("--arch", default=None, help="GPU architecture to assume, e.g. sm_90 [default: sm_90].")
 @click.option("--block", default=None, help="Block shape where no launch gives one: 256, 16x16, 8x8x4.")
+@click.option("--grid", default=None, help="Grid shape where no launch gives one (same syntax as --block).")
+@click.option("--arg", "args", multiple=True, metavar="NAME=VALUE", help="Bind a kernel's integer parameter.")
+@click.option("--show-info", is_flag=True, default=None,
+              help="Also report info findings (advice such as redundant barriers); hidden by default.")
 @click.option("--registers", type=click.Choice(("estimate", "ptxas", "auto")), default=None,
               help="Registers per thread: auto = nvcc -Xptxas -v when nvcc is on PATH, else an estimate "
                    "[default: auto].")
@@ -73,8 +77,8 @@ def _render(fmt: str, report) -> str:
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Worker processes [default: one per CPU].")
 @exits_2_on_error
-def lint(paths, fmt, output, select, ignore, severities, fail_on, arch, block, registers, defines, types, include,
-         exclude, config_file, baseline, write_baseline, exit_zero, jobs):
+def lint(paths, fmt, output, select, ignore, severities, fail_on, arch, block, grid, args, show_info, registers,
+         defines, types, include, exclude, config_file, baseline, write_baseline, exit_zero, jobs):
     """Lint CUDA files and directories for hazards.
 
     Configuration comes from [tool.kernelscope] in pyproject.toml or [kernelscope] in setup.cfg,
@@ -94,16 +98,25 @@ def lint(paths, fmt, output, select, ignore, severities, fail_on, arch, block, r
         extend_exclude=tuple(exclude),
         arch=arch,
         block=parse_block(block),
+        grid=parse_block(grid, limit=None),
+        bindings=tuple(parse_bindings(args).items()) or None,
+        show_info=show_info or None,
         defines=tuple(config.parse_define(item, "-D") for item in defines) or None,
         registers=registers,
         types=tuple(parse_types(types).items()) or None,
         fail_on=fail_on,
     )
-    resolver = config.SettingsResolver(overrides, config_file)
+    resolver = config.SettingsResolver(overrides, config_file, defaults=config.CLI_DEFAULTS)
     # A baseline being written records everything, not only what an older baseline lacks.
     known = baselines.Baseline(baseline) if baseline and not write_baseline else None
     report = run_lint(paths, resolver, jobs=jobs, baseline=known, progress=TERMINAL.progress("lint"))
+    for path in report.skipped:
+        TERMINAL.note(f"kernelscope: skipped {path}: not C, C++ or CUDA source")
     if not report.files:
+        if report.skipped and len(report.skipped) == len(paths):
+            # only files such as README.md were named (a changed-files list): nothing to check
+            TERMINAL.note("kernelscope: no CUDA files among the files named; nothing to lint")
+            sys.exit(0)
         # A CI step that lints nothing is almost always pointed at the wrong place.
         fail(f"no CUDA files to lint in {', '.join(paths)} (see --include)")
 

@@ -746,7 +746,7 @@ class Walker:
                 self._record(target, replace(pointer, offset=sx.binary("+", pointer.offset, struct_field.offset)),
                              struct_field.size, "store")
         else:
-            self._record(target, pointer, size, "store")
+            self._record(target, pointer, size, "store", stored=right.expr if operator == "=" else None)
         return right
 
     def expr_conditional_expression(self, node, depth, whole_struct=False) -> Value:
@@ -827,6 +827,9 @@ class Walker:
                          CAST_RESULT[name])
         if function is not None and function.type == "field_expression":
             return self._method_call(node, function, argument_nodes, depth)
+        if name == "sync" and len(argument_nodes) == 1 and name not in self.unit.device_functions:
+            self.scope.flags.add("cooperative_groups")
+            return self._group_sync(argument_nodes[0], line, column, depth)
         if name in BARRIERS:
             mask = self.expression(argument_nodes[0], depth).expr if argument_nodes and name == "__syncwarp" else None
             if self.record:
@@ -904,16 +907,19 @@ class Walker:
         line, column = self.where(node)
         self.scope.flags.add("cooperative_groups") if method in ("sync", "thread_rank", "shfl", "shfl_down") else None
         if method == "sync":
-            kind = _group_sync_kind(self.expression(function.child_by_field_name("argument"), depth),
-                                    self._node_text(function.child_by_field_name("argument")))
-            if self.record:
-                self.scope.add(self.scope.barriers, Barrier(kind, line, column, self.context()))
-            return Value(sx.Const(0))
+            return self._group_sync(function.child_by_field_name("argument"), line, column, depth)
         if method == "thread_rank":
             return Value(sx.Sym("threadIdx.x"), "unsigned int")
         self._call_record(method, node, tuple(v.expr for v in values))
         return Value(sx.Opaque(method, tuple(v.expr for v in values),
                                thread_varying=method.startswith("shfl") or method in ("thread_rank",)))
+
+    def _group_sync(self, group_node, line, column, depth) -> Value:
+        """`g.sync()` and `cg::sync(g)`: a barrier of the kind the group `g` came from."""
+        kind, mask = _group_sync_kind(self.expression(group_node, depth), self._node_text(group_node))
+        if self.record:
+            self.scope.add(self.scope.barriers, Barrier(kind, line, column, self.context(), mask))
+        return Value(sx.Const(0))
 
     def _atomic(self, node, name, argument_nodes, depth) -> Value:
         values = [self.expression(a, depth) for a in argument_nodes[1:]]
@@ -922,7 +928,9 @@ class Walker:
         if target is not None:
             pointer, size, ctype = target
             self._record(node, pointer, size, "atomic")
-        return Value(sx.Opaque(name, thread_varying=True), target[2] if target else None)
+        # the old value each thread gets back: the sync analysis gives it values where it can
+        line, column = self.where(node)
+        return Value(sx.AtomicResult(name, line, column), target[2] if target else None)
 
     def _pointer_target(self, node, depth):
         """Where a pointer-valued argument points: `&a[i]`, `a + i`, `p`."""
@@ -1041,7 +1049,7 @@ class Walker:
             return moved, struct_field.size, struct_field.type_name
         return None
 
-    def _record(self, node, pointer: Pointer, size: int, op: str, cached: str | None = None) -> None:
+    def _record(self, node, pointer: Pointer, size: int, op: str, cached: str | None = None, stored=None) -> None:
         if not self.record:
             return
         if pointer.space == "local":
@@ -1057,6 +1065,8 @@ class Walker:
                         self.text(node), self.context(), stride, self.inline_stack[-1] if self.inline_stack else None)
         if cached:
             access.cached = cached
+        if stored is not None:
+            access.stored = stored      # the value a plain store writes (the sync analysis asks whether it is uniform)
         self.scope.add(self.scope.accesses, access)
 
     def _arith(self, node, operator: str, ctype: str | None, left=None, right=None) -> None:
@@ -1108,16 +1118,35 @@ _STATEMENT_HANDLERS = {name[len("stmt_"):]: function for name, function in vars(
 
 # -- helpers --------------------------------------------------------------------------------------
 
-def _group_sync_kind(receiver: Value, receiver_text: str) -> str:
-    """`g.sync()`: a whole block's barrier for this_thread_block(), a grid barrier for this_grid();
-    tiles and groups of unknown origin stay "cg_sync", which the sync analysis reports only when a
-    warp splits at it (whole warps may skip a tile's sync)."""
+def _group_sync_kind(receiver: Value, receiver_text: str) -> tuple:
+    """(barrier kind, lane mask) of `g.sync()` / `cg::sync(g)`: a whole block's barrier for
+    this_thread_block(), a grid barrier for this_grid(), a tile barrier over the tile's lanes (the
+    mask, None for a whole warp) for tiled_partition<N>(...) with N <= 32; groups of unknown origin stay "cg_sync", which the sync
+    analysis reports only when a warp splits at it (whole warps may skip a tile's sync)."""
     origin = receiver.expr.text if isinstance(receiver.expr, sx.Opaque) else ""
     if origin.startswith("this_thread_block"):
-        return "syncthreads"
+        return "syncthreads", None
     if origin.startswith(("this_grid", "this_multi_grid")) or "grid" in receiver_text:
-        return "grid_sync"
-    return "cg_sync"
+        return "grid_sync", None
+    if origin.startswith("tiled_partition"):
+        size = _tile_size(origin, receiver.expr.operands)
+        if size is not None and 0 < size <= 32 and 32 % size == 0:
+            if size == 32:
+                return "tile_sync", None
+            # the tile's lanes within its warp (the thread's lane rounded down to the tile size)
+            first = sx.binary("/", sx.binary("%", sx.Sym("%laneid"), sx.Const(32)), sx.Const(size)) * sx.Const(size)
+            return "tile_sync", sx.binary("<<", sx.Const((1 << size) - 1), first)
+    return "cg_sync", None
+
+
+def _tile_size(origin: str, operands: tuple):
+    """N of tiled_partition<N>(g) or tiled_partition(g, N), when it is a constant."""
+    if "<" in origin:
+        digits = origin[origin.index("<") + 1:].rstrip(">").strip()
+        return int(digits) if digits.isdigit() else None
+    if len(operands) >= 2 and isinstance(operands[1], sx.Const):
+        return int(operands[1].value)
+    return None
 
 
 _INT = re.compile(r"^(0[xX][0-9a-fA-F']+|0[bB][01']+|[0-9']+)([uUlL]*)$")

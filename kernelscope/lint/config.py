@@ -34,9 +34,9 @@ DEFAULT_INCLUDE = ("*.cu", "*.cuh")
 # Directories nobody wants linted by accident; a path named on the command line is always walked.
 DEFAULT_EXCLUDE = (".*", "__pycache__", "node_modules")
 
-_LIST_KEYS = ("select", "ignore", "include", "exclude", "extend-exclude", "define")
+_LIST_KEYS = ("select", "ignore", "include", "exclude", "extend-exclude", "define", "arg")
 _TABLE_KEYS = ("severity", "per-file-ignores")
-_SCALAR_KEYS = ("arch", "block", "fail-on", "registers")
+_SCALAR_KEYS = ("arch", "block", "grid", "fail-on", "registers", "show-info")
 # Every command's default is "auto" (ptxas where nvcc is installed, an estimate elsewhere); a CI job
 # that wants findings independent of the toolchain sets registers = "estimate" in its configuration.
 REGISTER_MODES = ("estimate", "ptxas", "auto")
@@ -55,10 +55,15 @@ class Settings:
     exclude: tuple = DEFAULT_EXCLUDE
     arch: str = "sm_90"
     block: Optional[tuple] = None
+    grid: Optional[tuple] = None                   # where no launch site gives one
+    bindings: tuple = ()                           # ((parameter, integer value), ...)
     defines: tuple = ()                            # ((name, value), ...)
     types: tuple = ()                              # ((template parameter, type), ...) from --type
     registers: str = "auto"
     fail_on: str = "error"
+    # Info findings are advice, not CI failures: `kernelscope lint` hides them unless asked
+    # (CLI_DEFAULTS); library callers (lint_text, reward functions) see everything.
+    show_info: bool = True
 
     def is_enabled(self, code: str, path: str | os.PathLike | None = None) -> bool:
         """Whether findings of `code` are reported for the file at `path`."""
@@ -102,10 +107,13 @@ class Overrides:
     extend_exclude: tuple = ()          # added to the configured exclusions, never replacing them
     arch: Optional[str] = None
     block: Optional[tuple] = None
+    grid: Optional[tuple] = None
+    bindings: Optional[tuple] = None
     defines: Optional[tuple] = None
     types: Optional[tuple] = None
     registers: Optional[str] = None
     fail_on: Optional[str] = None
+    show_info: Optional[bool] = None
 
     def apply(self, settings: Settings) -> Settings:
         changes = {name: value for name, value in dataclasses.asdict(self).items()
@@ -118,11 +126,14 @@ class Overrides:
 
 
 class SettingsResolver:
-    """Finds and caches the settings that govern each file or directory."""
+    """Finds and caches the settings that govern each file or directory. `defaults` are what a
+    configuration file's absent keys mean."""
 
-    def __init__(self, overrides: Overrides = Overrides(), config_file: str | os.PathLike | None = None):
+    def __init__(self, overrides: Overrides = Overrides(), config_file: str | os.PathLike | None = None,
+                 defaults: Settings | None = None):
         self.overrides = overrides
-        self._forced = overrides.apply(load_config_file(Path(config_file))) if config_file else None
+        self.defaults = defaults or Settings()
+        self._forced = overrides.apply(load_config_file(Path(config_file), self.defaults)) if config_file else None
         self._by_directory: dict = {}
         self._by_file: dict = {}
 
@@ -137,12 +148,12 @@ class SettingsResolver:
             found = find_config_in(directory)
             if found is not None:
                 if found not in self._by_file:
-                    self._by_file[found] = self.overrides.apply(load_config_file(found))
+                    self._by_file[found] = self.overrides.apply(load_config_file(found, self.defaults))
                 settings = self._by_file[found]
             elif directory.parent != directory:
                 settings = self._for_directory(directory.parent)
             else:
-                settings = self.overrides.apply(Settings())
+                settings = self.overrides.apply(dataclasses.replace(self.defaults, root=Path.cwd()))
             self._by_directory[directory] = settings
         return self._by_directory[directory]
 
@@ -158,7 +169,7 @@ def find_config_in(directory: Path) -> Optional[Path]:
     return None
 
 
-def load_config_file(path: Path) -> Settings:
+def load_config_file(path: Path, defaults: Settings | None = None) -> Settings:
     """Settings from one configuration file (pyproject.toml, setup.cfg, or a kernelscope.toml
     holding the same keys at top level)."""
     path = Path(os.path.abspath(path))
@@ -173,7 +184,7 @@ def load_config_file(path: Path) -> Settings:
         if not parser.has_section("kernelscope"):
             raise UsageError(f"{path} has no [kernelscope] section")
         values = _from_ini(parser["kernelscope"], path)
-    return _build(values, root=path.parent, source=path)
+    return _build(values, root=path.parent, source=path, defaults=defaults)
 
 
 def _read_toml(path: Path) -> dict:
@@ -243,7 +254,7 @@ def _split(text: str) -> list:
     return [part.strip() for part in text.replace("\n", ",").split(",") if part.strip()]
 
 
-def _build(values: dict, root: Path, source: Optional[Path]) -> Settings:
+def _build(values: dict, root: Path, source: Optional[Path], defaults: Settings | None = None) -> Settings:
     where = str(source)
     changes = {"root": root, "source": source}
     for key in ("select", "ignore"):
@@ -264,6 +275,10 @@ def _build(values: dict, root: Path, source: Optional[Path]) -> Settings:
         changes["arch"] = str(values["arch"])
     if "block" in values:
         changes["block"] = parse_block_value(values["block"], where)
+    if "grid" in values:
+        changes["grid"] = parse_block_value(values["grid"], where, "grid")
+    if "arg" in values:
+        changes["bindings"] = tuple(parse_binding(item, where) for item in values["arg"])
     if "define" in values:
         changes["defines"] = tuple(parse_define(item, where) for item in values["define"])
     if "registers" in values:
@@ -272,7 +287,13 @@ def _build(values: dict, root: Path, source: Optional[Path]) -> Settings:
             raise UsageError(f"{where}: registers must be one of {', '.join(REGISTER_MODES)}")
     if "fail-on" in values:
         changes["fail_on"] = check_level(str(values["fail-on"]), where)
-    return dataclasses.replace(Settings(), **changes)
+    if "show-info" in values:
+        changes["show_info"] = parse_flag(values["show-info"], where, "show-info")
+    return dataclasses.replace(defaults or Settings(), **changes)
+
+
+# What `kernelscope lint` assumes where neither a configuration file nor a flag decides.
+CLI_DEFAULTS = Settings(show_info=False)
 
 
 def check_prefixes(items, where: str) -> tuple:
@@ -298,17 +319,39 @@ def parse_severity_table(table: dict, where: str) -> tuple:
                  for code, level in table.items())
 
 
-def parse_block_value(value, where: str) -> tuple:
-    """A block shape from a configuration value: 256, "16x16", [8, 8, 4]."""
+def parse_block_value(value, where: str, what: str = "block") -> tuple:
+    """A block (or grid) shape from a configuration value: 256, "16x16", [8, 8, 4]."""
     dims = value if isinstance(value, list) else str(value).lower().replace(",", "x").split("x")
     try:
         dims = [int(d) for d in dims]
     except (TypeError, ValueError):
-        raise UsageError(f"{where}: block must look like 256, 16x16 or 8x8x4, got {value!r}") from None
+        raise UsageError(f"{where}: {what} must look like 256, 16x16 or 8x8x4, got {value!r}") from None
     if not 1 <= len(dims) <= 3 or any(d <= 0 for d in dims):
-        raise UsageError(f"{where}: block must have 1 to 3 positive sizes, got {value!r}")
+        raise UsageError(f"{where}: {what} must have 1 to 3 positive sizes, got {value!r}")
     dims += [1] * (3 - len(dims))
     return tuple(dims)
+
+
+def parse_binding(item: str, where: str) -> tuple:
+    """NAME=VALUE binding a kernel's integer parameter, as `analyze --arg` takes it."""
+    name, sep, value = str(item).partition("=")
+    if not sep or not name.strip().isidentifier():
+        raise UsageError(f"{where}: arg expects NAME=VALUE, got {item!r}")
+    try:
+        return name.strip(), int(value.strip(), 0)
+    except ValueError:
+        raise UsageError(f"{where}: arg {name.strip()}: value must be an integer, got {value!r}") from None
+
+
+def parse_flag(value, where: str, key: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("true", "yes", "on", "1"):
+        return True
+    if text in ("false", "no", "off", "0"):
+        return False
+    raise UsageError(f"{where}: {key} must be true or false, got {value!r}")
 
 
 def parse_define(item: str, where: str) -> tuple:

@@ -1,6 +1,8 @@
 """Which files a lint run looks at.
 
-A file named on the command line is always linted. A directory is walked: files matching the
+A file named on the command line is linted when it is C, C++ or CUDA source or matches the
+`include` globs; anything else (a README.md handed over by a `git diff --name-only`) is skipped, and
+the caller says so. A directory is walked: files matching the
 `include` globs are linted, and files and directories matching `exclude` are skipped, each judged by
 the settings that govern its own directory (so a nested configuration can exclude its own folders).
 """
@@ -13,8 +15,14 @@ from kernelscope.errors import InputError
 from kernelscope.lint.config import SettingsResolver, glob_matches
 
 
-def discover(paths, resolver: SettingsResolver) -> list:
-    """Files to lint, as paths the user will recognise (joined onto the arguments given)."""
+# Named on the command line, these are linted even when the include globs leave them out: they hold
+# kernels or the headers kernels include.
+SOURCE_SUFFIXES = (".cu", ".cuh", ".h", ".hh", ".hpp", ".hxx", ".c", ".cc", ".cpp", ".cxx", ".inl", ".inc")
+
+
+def discover(paths, resolver: SettingsResolver, skipped: list | None = None) -> list:
+    """Files to lint, as paths the user will recognise (joined onto the arguments given). Named
+    files that are not source go to `skipped` when a list is given."""
     found, seen = [], set()
 
     def add(path: str):
@@ -26,7 +34,10 @@ def discover(paths, resolver: SettingsResolver) -> list:
     for argument in paths:
         argument = os.fspath(argument)
         if os.path.isfile(argument):
-            add(argument)
+            if _is_source(argument, resolver):
+                add(argument)
+            elif skipped is not None:
+                skipped.append(argument)
         elif os.path.isdir(argument):
             for path in _walk(argument, resolver):
                 add(path)
@@ -45,6 +56,12 @@ def _walk(top: str, resolver: SettingsResolver):
             relative = settings.relative(path)
             if any(glob_matches(p, relative) for p in settings.include) and not _excluded(path, settings):
                 yield path
+
+
+def _is_source(path: str, resolver: SettingsResolver) -> bool:
+    settings = resolver.for_path(path)
+    return path.lower().endswith(SOURCE_SUFFIXES) or \
+        any(glob_matches(p, settings.relative(path)) for p in settings.include)
 
 
 def _excluded(path: str, settings) -> bool:

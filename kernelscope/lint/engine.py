@@ -24,9 +24,9 @@ def analyze_file(text: str, path: str, settings) -> list:
     """The project's analyses on one file, as diagnostics (parse problems included, as KS901)."""
     from kernelscope.analyze import analyze_source
 
-    result = analyze_source(text, path, arch=settings.arch, block=settings.block,
-                            defines=dict(settings.defines), registers=settings.registers,
-                            types=dict(settings.types))
+    result = analyze_source(text, path, arch=settings.arch, block=settings.block, grid=settings.grid,
+                            bindings=dict(settings.bindings), defines=dict(settings.defines),
+                            registers=settings.registers, types=dict(settings.types))
     return list(result.diagnostics)
 
 
@@ -35,7 +35,8 @@ def run_lint(paths, resolver: SettingsResolver, *, analyzer=None, jobs: int | No
     """Lint files and directories. `jobs` worker processes (default: one per CPU; 1 = in process).
     `analyzer` defaults to `analyze_file`, looked up when called. `progress(done, total)`, when
     given, is called as files finish."""
-    files = discover(paths, resolver)
+    skipped: list = []
+    files = discover(paths, resolver, skipped)
     analyzer = analyzer or analyze_file
     tasks = [(path, resolver.for_path(path), analyzer) for path in files]
     jobs = min(jobs or _usable_cpus(), len(tasks))
@@ -48,7 +49,7 @@ def run_lint(paths, resolver: SettingsResolver, *, analyzer=None, jobs: int | No
     if baseline is not None:
         outcomes = [dataclasses.replace(o, findings=tuple(baseline.new_findings(o.findings)))
                     for o in outcomes]
-    return LintReport(files=outcomes)
+    return LintReport(files=outcomes, skipped=skipped)
 
 
 def _reporting(outcomes, total: int, progress) -> list:
@@ -96,17 +97,20 @@ def check_text(text: str, path: str, settings, diagnostics) -> FileOutcome:
     """Everything after the analysis: suppressions, rule selection, severity, fingerprints."""
     found = sorted(diagnostics, key=lambda d: (d.line, d.column, d.rule))
     kept, suppressed = apply_suppressions(found, parse_suppressions(text), path)
-    configured = []
+    configured, hidden = [], 0
     for d in sorted(kept, key=lambda d: (d.line, d.column, d.rule)):
         if not settings.is_enabled(d.rule, path):
             continue
         known = _is_known(d.rule)
         severity = settings.severity_for(d.rule) if known else d.severity
+        if severity == "info" and not settings.show_info and not settings.is_failing(severity):
+            hidden += 1     # advice (a redundant barrier, a fence to review) is opt-in
+            continue
         configured.append(dataclasses.replace(d, path=path, severity=severity))
     findings = tuple(Finding(d, fp, settings.is_failing(d.severity))
                      for d, fp in zip(configured, fingerprints(configured, text)))
     lines = text.count("\n") + (1 if text and not text.endswith("\n") else 0)
-    return FileOutcome(path, findings, lines, suppressed)
+    return FileOutcome(path, findings, lines, suppressed, hidden_info=hidden)
 
 
 def _is_known(code: str) -> bool:

@@ -22,11 +22,13 @@ class FileOutcome:
     lines: int = 0
     suppressed: int = 0
     error: str | None = None     # the file could not be read or analysed at all
+    hidden_info: int = 0         # info findings left out (shown with --show-info)
 
 
 @dataclass
 class LintReport:
     files: list = field(default_factory=list)        # FileOutcome, in path order
+    skipped: list = field(default_factory=list)      # named files that are not C/C++/CUDA source
 
     @property
     def findings(self) -> list:
@@ -45,6 +47,10 @@ class LintReport:
         for finding in self.findings:
             counts[finding.diagnostic.severity] += 1
         return counts
+
+    @property
+    def hidden_info(self) -> int:
+        return sum(o.hidden_info for o in self.files)
 
     def has_failures(self) -> bool:
         return any(f.failing for f in self.findings)

@@ -9,9 +9,11 @@ class UnparsableSource(Rule):
     findings there may be missing.
 
     ## Why is this bad?
-    A clean lint run over a file that was only partly understood is a false sense of safety. Parse
-    problems usually come from macros the analyser cannot see (defined in a header that is not
-    passed, or on the compiler command line) or from real syntax errors.
+    A clean lint run over a file that was only partly understood is a false sense of safety: the
+    code in the damaged region is not checked at all. That is why this is an error (the run exits
+    1), not a warning that CI would let through. Parse problems usually come from macros the
+    analyser cannot see (defined in a header that is not passed, or on the compiler command line)
+    or from real syntax errors.
 
     ## Example
     ```cuda
@@ -25,7 +27,7 @@ class UnparsableSource(Rule):
     """
     code = "KS901"
     name = "syntax-error"
-    severity = "warning"
+    severity = "error"
 
 
 class UnsupportedConstruct(Rule):

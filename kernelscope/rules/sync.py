@@ -285,3 +285,40 @@ class Threadfence(Rule):
     code = "KS208"
     name = "threadfence"
     severity = "info"
+
+
+class GlobalMemoryRace(Rule):
+    """## What it does
+    Finds pairs of global-memory accesses from different threads to the same element, at least
+    one of them a write, that nothing orders: threads of one block with no `__syncthreads()`
+    between the two accesses, or threads of different blocks at all (between grid-wide barriers),
+    for example a neighbour read of an array the kernel updates in place, or a store to one
+    address from every block.
+
+    ## Why is this bad?
+    Blocks run in no fixed order and may not even run at the same time, and `__syncthreads()`
+    orders threads of one block only. A thread may read its neighbour's element before or after
+    the neighbour overwrote it, so the result changes between runs, GPUs and grid sizes.
+    compute-sanitizer's racecheck does not look at global memory, so these races pass it.
+
+    ## Example
+    ```cuda
+    __global__ void smooth(float* y, int n) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (i + 1 < n) y[i] = 0.5f * (y[i] + y[i + 1]);   // y[i + 1] is another thread's output
+    }
+    ```
+
+    ## Use instead
+    ```cuda
+    __global__ void smooth(const float* x, float* y, int n) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (i + 1 < n) y[i] = 0.5f * (x[i] + x[i + 1]);   // read one buffer, write another
+    }
+    ```
+    For one result from every block, use an atomic or a second kernel; for a grid-wide exchange,
+    a cooperative launch with `cooperative_groups::this_grid().sync()` between the two phases.
+    """
+    code = "KS209"
+    name = "global-memory-race"
+    severity = "error"
