@@ -178,11 +178,13 @@ class AtomicResult(Opaque):
         super().__init__(text, (), thread_varying=True)
         self.key = f"{text}@{line}:{column}"
 
-    def evaluate(self, env):
-        value = env.get(self.key, _MISSING)
-        if value is _MISSING:
+    def _needs(self, env):
+        if self.key not in env:
             raise Indirect(self.text)
-        return value
+        return ()
+
+    def _combine(self, env, values):
+        return env[self.key]
 
 
 class Binary(Expr):
