@@ -168,8 +168,12 @@ def test_a_plan_comment_reads_back_as_the_same_plan():
 def test_the_h200_measurements_show_eight_problems_gaining_from_a_plan():
     import csv
 
-    rows = list(csv.DictReader(open(ROOT / "profiles" / "measured" / "launch_plans_h200.csv")))
-    measured = {r["candidate"].split("/")[-1] for r in rows if r["kind"] == "plan"}
-    assert {p.name for p in ROOT.glob("corpus/*/plans/*.cu")} <= measured
-    faster = {r["problem"] for r in rows if r["correct"] == "True" and float(r["large_ms"]) < float(r["previous_best_large_ms"])}
+    rows = [row for path in sorted((ROOT / "profiles" / "measured").glob("launch_plans*_h200.csv"))
+            for row in csv.DictReader(open(path))]
+    measured = {(r["problem"], r["candidate"]) for r in rows if r["kind"] == "plan"}
+    assert {(p.parent.parent.name, f"plans/{p.name}") for p in ROOT.glob("corpus/*/plans/*.cu")} <= measured
+    # at least 5% faster than the best single-launch implementation measured in the same run (timing
+    # spread is 1-2% at these sizes; the re-launches of warp-per-row kernels stay within it)
+    faster = {r["problem"] for r in rows if r["kind"] == "plan" and r["correct"] == "True"
+              and float(r["large_ms"]) * 1.05 < float(r["previous_best_large_ms"])}
     assert len(faster) >= 8
