@@ -144,8 +144,68 @@ def _captures(root) -> dict:
     # Nothing the queries look for starts this deep; without the bound, tree-sitter's matching slows
     # down sharply on deeply nested expressions (40,000 levels: 23 s instead of 0.2 s at 30,000).
     cursor.set_max_start_depth(MAX_QUERY_START_DEPTH)
-    captures = cursor.captures(root)
+    captures = _refine(cursor.captures(root))
     return {name: sorted(nodes, key=_position) for name, nodes in captures.items()}
+
+
+def _refine(raw: dict) -> dict:
+    """The captures the front end reads, from the node-type-only captures of grammars/cuda.scm:
+    the field constraints left out of the query (to keep its compile time down) are checked here,
+    with the query's meaning: `(function_definition "__global__" declarator: (function_declarator
+    declarator: (_)))` for kernels and likewise "__device__" for helpers, a launch's callee and
+    argument list, a template instantiation of a template function, a struct's name and a
+    typedef's named type and plain-name declarator."""
+    captures: dict = {}
+    for node in raw.get("function", ()):
+        for qualifier in _function_qualifiers(node):
+            captures.setdefault(qualifier, []).append(node)
+    launches = [n for n in raw.get("launch", ()) if any(c.is_named for c in n.children_by_field_name("function"))
+                and _field_types(n, "arguments") & {"argument_list"}]
+    if launches:
+        captures["launch"] = launches
+    for node in raw.get("instance", ()):
+        for declarator in node.children_by_field_name("declarator"):
+            if declarator.type != "function_declarator":
+                continue
+            for template in declarator.children_by_field_name("declarator"):
+                name = template.child_by_field_name("name") if template.type == "template_function" else None
+                arguments = [a for a in template.children_by_field_name("arguments")
+                             if a.type == "template_argument_list"] if name is not None else []
+                if name is not None and name.is_named and arguments:
+                    captures.setdefault("instance", []).append(node)
+                    captures.setdefault("instance.name", []).append(name)
+                    captures.setdefault("instance.args", []).append(arguments[0])
+    structs = [n for n in raw.get("struct", ()) if _field_types(n, "name") & {"type_identifier"}]
+    if structs:
+        captures["struct"] = structs
+    typedefs = [n for n in raw.get("typedef", ()) if any(c.is_named for c in n.children_by_field_name("type"))
+                and _field_types(n, "declarator") & {"type_identifier"}]
+    if typedefs:
+        captures["typedef"] = typedefs
+    for name in ("error", "missing"):
+        if raw.get(name):
+            captures[name] = raw[name]
+    return captures
+
+
+def _field_types(node, field: str) -> set:
+    return {child.type for child in node.children_by_field_name(field)}
+
+
+def _function_qualifiers(node) -> list:
+    """"kernel" and/or "device" for a function definition written `__global__` / `__device__` before
+    a function declarator that names something; nothing for other definitions."""
+    declarators = [(i, c) for i, c in enumerate(node.children) if node.field_name_for_child(i) == "declarator"]
+    found = []
+    for index, declarator in declarators:
+        if declarator.type != "function_declarator":
+            continue
+        if not any(inner.is_named for inner in declarator.children_by_field_name("declarator")):
+            continue
+        before = {c.type for c in node.children[:index] if not c.is_named}
+        found.extend(label for keyword, label in (("__global__", "kernel"), ("__device__", "device"))
+                     if keyword in before and label not in found)
+    return found
 
 
 def _position(node) -> tuple:
