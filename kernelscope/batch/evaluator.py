@@ -1,6 +1,8 @@
 """The two halves of evaluating a candidate, split where the GPU starts.
 
-`prepare` needs no GPU (the source policy and compilation) and runs on any CPU core; `open(device)`
+`prepare` needs no GPU (the source policy and compilation) and runs on any CPU core; it compiles in a
+compile process under `compile_timeout_s` and a memory cap (kernelscope.runner.bounded_compile), so a
+candidate that sends the compiler into a loop costs that process, never the batch; `open(device)`
 gives a session that owns one GPU worker process and runs prepared candidates through the runner's
 `evaluate`, the very call `kernelscope run` makes for one candidate, so a batch and a one-by-one run
 give the same records. The backends only ever talk to this interface, so tests swap in a fake.
@@ -12,6 +14,7 @@ import time
 from dataclasses import dataclass, field, replace
 
 from kernelscope.batch.items import BatchItem
+from kernelscope.runner.bounded_compile import COMPILE_TIMEOUT_S
 
 
 @dataclass(frozen=True)
@@ -26,6 +29,7 @@ class EvalOptions:
     arch: str | None = None
     allow: tuple = ()
     seed: int | None = None
+    compile_timeout_s: float = COMPILE_TIMEOUT_S   # per candidate (KERNELSCOPE_COMPILE_TIMEOUT_S sets the default)
 
 
 @dataclass
@@ -46,7 +50,8 @@ class RunnerEvaluator:
     options: EvalOptions = field(default_factory=EvalOptions)
 
     def prepare(self, item: BatchItem) -> Prepared:
-        from kernelscope.runner.compile import CompileError, compile_kernel
+        from kernelscope.runner.bounded_compile import compile_bounded
+        from kernelscope.runner.compile import CompileError
         from kernelscope.runner.results import RunResult
         from kernelscope.runner.source_policy import PolicyError, check_source
 
@@ -56,8 +61,9 @@ class RunnerEvaluator:
             return Prepared(item)   # a launch plan's kernels are compiled by `evaluate` on the GPU node
         started = time.perf_counter()
         try:
-            check_source(item.source, self.options.allow)
-            compiled = compile_kernel(item.source, item.kernel, arch=self.options.arch, backend=self.options.backend)
+            check_source(item.source, self.options.allow, backend=self.options.backend)
+            compiled = compile_bounded(item.source, item.kernel, arch=self.options.arch, backend=self.options.backend,
+                                       timeout_s=self.options.compile_timeout_s)
         except (PolicyError, CompileError) as exc:
             # the same record `evaluate` writes when it meets these errors itself
             result = RunResult(problem=item.spec.name, kernel=item.kernel, candidate=item.label)
@@ -103,7 +109,8 @@ class RunnerSession:
                         trials=options.trials, repeats=options.repeats, warmup=options.warmup,
                         timeout_s=options.timeout_s, backend=options.backend, arch=options.arch,
                         launch=item.launch, allow=options.allow, seed=options.seed, pool=self.pool,
-                        candidate=item.label, compiled=prepared.compiled)
+                        candidate=item.label, compiled=prepared.compiled,
+                        compile_timeout_s=options.compile_timeout_s)
 
     def close(self) -> None:
         self.pool.close()

@@ -1,4 +1,8 @@
-"""`profile`: the launches of `run`, under one ncu process, joined with the static analysis."""
+"""`profile`: the launches of `run`, under one ncu process, joined with the static analysis.
+
+Candidates are compiled before ncu starts, in compile processes under `compile_timeout_s` and a
+memory cap each (kernelscope.runner.bounded_compile): a source that sends the compiler into a loop
+fails as a compile error instead of hanging the command."""
 
 from __future__ import annotations
 
@@ -14,7 +18,8 @@ from pathlib import Path
 import nvtx
 
 from kernelscope.errors import KernelscopeError, ToolMissingError
-from kernelscope.runner.compile import CompileError, compile_many
+from kernelscope.runner.bounded_compile import COMPILE_TIMEOUT_S, compile_bounded_many
+from kernelscope.runner.compile import CompileError
 from kernelscope.runner.device import require_gpu
 from kernelscope.runner.ncu import IDENTITY_COLUMNS, METRICS, join_static, ncu_command, parse_ncu_csv
 from kernelscope.runner.plan import carries_plan, default_plan, plan_from_source
@@ -40,7 +45,8 @@ class Profile:
 
 
 def profile(spec, candidates, *, sizes=None, metrics=METRICS, arch: str | None = None, backend: str = "nvrtc",
-            allow=(), ncu: str = "ncu", timeout_s: float = 600.0, analyze: bool = True) -> Profile:
+            allow=(), ncu: str = "ncu", timeout_s: float = 600.0, analyze: bool = True,
+            compile_timeout_s: float = COMPILE_TIMEOUT_S) -> Profile:
     spec = spec if isinstance(spec, ProblemSpec) else load_spec(spec)
     require_gpu()
     ncu_path = shutil.which(ncu)
@@ -59,7 +65,8 @@ def profile(spec, candidates, *, sizes=None, metrics=METRICS, arch: str | None =
     requests = [[(c.source, k) for k in p.kernels] if p else [(c.source, c.kernel)]
                 for c, p in zip(candidates, launch_plans)]
     with nvtx.annotate("kernelscope:compile", color="blue"):
-        flat = compile_many([r for group in requests for r in group], arch=arch, backend=backend)
+        flat = compile_bounded_many([r for group in requests for r in group], arch=arch, backend=backend,
+                                    timeout_s=compile_timeout_s)
     built = []             # per candidate, its compiled kernels
     for candidate, group in zip(candidates, requests):
         built.append(flat[:len(group)])
