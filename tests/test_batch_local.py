@@ -16,6 +16,7 @@ import pytest
 from kernelscope.batch import BatchItem, EvalOptions, Prepared, iter_batch, run_batch
 from kernelscope.batch.local import run_local
 from kernelscope.errors import ToolMissingError
+from kernelscope.runner.device import gpu_available
 from kernelscope.runner.results import RunResult, SizeVerdict
 from kernelscope.runner.spec import load_spec
 from kernelscope.runner.worker import WorkerError
@@ -218,6 +219,7 @@ def test_outcome_json_carries_the_run_record_and_where_it_ran(spec):
 
 
 @pytest.mark.gpu
+@pytest.mark.skipif(not gpu_available(), reason="needs an NVIDIA GPU with CuPy")
 def test_a_real_batch_on_every_gpu_agrees_with_one_by_one_runs():
     from kernelscope.batch import load_items
     from kernelscope.runner.evaluation import evaluate

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kernelscope.batch.pool import gpu_pool, install_as_runner_default
+from kernelscope.runner.device import gpu_available
 from kernelscope.runner import evaluation
 
 
@@ -22,6 +23,7 @@ def test_installed_pool_is_what_evaluate_uses_when_given_none(monkeypatch):
 
 
 @pytest.mark.gpu
+@pytest.mark.skipif(not gpu_available(), reason="needs an NVIDIA GPU with CuPy")
 def test_jobs_go_to_every_gpu_of_the_pool():
     from concurrent.futures import ThreadPoolExecutor
     from pathlib import Path
