@@ -7,15 +7,18 @@
 #      are caught), the evaluator's health after each, device printf through run --batch, and a mixed
 #      run --batch with a compile bomb (stopped at its compile limit by the batch's compile processes);
 #   2. every gpu-marked test, over the files that hold them (a plain `pytest -m gpu` over tests/ would
-#      stop at collecting modules whose imports the GPU machine lacks, such as jsonschema).
+#      stop at collecting modules whose imports the GPU machine lacks, such as jsonschema);
+#   3. afterwards, on the idle machine: benchmarks/gpu/batch_compile_overhead.py (NVRTC in the batch's
+#      compile processes against in-process threads, same run; about 10 s).
 # Both run at once (one GPU, 16 cores) to fit the call: verdicts do not depend on timings, and the
 # one timing check (a kernel faster than peak for inflated FLOPs) only gets harder to miss when slower.
 # SERIAL=1 runs them one after the other; PART_TIMEOUT_S (default 240) bounds each part.
 #
 #   source .whl/install.sh && bash benchmarks/gpu/final_check.sh "$OUT"
 #
-# Writes to OUT (flat, 5 files): merged_summary.txt, merged_adversarial_h200.csv,
-# merged_adversarial_log.txt, merged_gpu_tests_log.txt, merged_gpu_tests_junit.xml.
+# Writes to OUT (flat, 6 files): merged_summary.txt, merged_adversarial_h200.csv,
+# merged_adversarial_log.txt, merged_gpu_tests_log.txt, merged_gpu_tests_junit.xml,
+# merged_compile_overhead.txt.
 # Exit status 0 when both parts pass.
 set -u
 out=${1:?usage: final_check.sh OUT_DIR}
@@ -50,6 +53,8 @@ else
     gpu_tests &
     wait
 fi
+timeout 60 python3 benchmarks/gpu/batch_compile_overhead.py --kernels 16 --threads 4 --repeats 3 \
+    > "$out/merged_compile_overhead.txt" 2>&1
 mv -f "$out/suite/adversarial_h200.csv" "$out/merged_adversarial_h200.csv" 2>/dev/null
 rmdir "$out/suite" 2>/dev/null
 suite_rc=$(cat "$out/.suite_rc" 2>/dev/null || echo missing)
@@ -64,6 +69,7 @@ rm -rf "$KERNELSCOPE_CACHE_DIR"
     grep -E 'expected=False|healthy_after=False|FORGED|HUNG|Traceback' "$out/merged_adversarial_log.txt" | sed 's/^/  NOT AS EXPECTED: /'
     echo "gpu tests (${gpu_test_files% }): exit $tests_rc; $(grep -E '(passed|failed|error)' "$out/merged_gpu_tests_log.txt" | tail -1)"
     grep -E '^(FAILED|ERROR) ' "$out/merged_gpu_tests_log.txt" | sed 's/^/  /'
+    sed 's/^/compile overhead: /' "$out/merged_compile_overhead.txt" | tail -3
     [ "$suite_rc" = 0 ] && [ "$tests_rc" = 0 ] && echo "RESULT: PASS" || echo "RESULT: FAIL"
 } > "$out/merged_summary.txt"
 cat "$out/merged_summary.txt"
