@@ -154,8 +154,9 @@ def _refine(raw: dict) -> dict:
     with the query's meaning: `(function_definition "__global__" declarator: (function_declarator
     declarator: (_)))` for kernels and likewise "__device__" for helpers, a launch's callee and
     argument list, a template instantiation of a template function, a struct's name and a
-    typedef's named type and plain-name declarator."""
-    captures: dict = {}
+    typedef's named type and plain-name declarator. Captures of other patterns pass through."""
+    refined = ("function", "launch", "instance", "struct", "typedef")
+    captures: dict = {name: nodes for name, nodes in raw.items() if name not in refined}
     for node in raw.get("function", ()):
         for qualifier in _function_qualifiers(node):
             captures.setdefault(qualifier, []).append(node)
@@ -182,9 +183,6 @@ def _refine(raw: dict) -> dict:
                 and _field_types(n, "declarator") & {"type_identifier"}]
     if typedefs:
         captures["typedef"] = typedefs
-    for name in ("error", "missing"):
-        if raw.get(name):
-            captures[name] = raw[name]
     return captures
 
 
