@@ -6,7 +6,7 @@ For each implementation at the `large` size (profiles/measured/corpus_h200.csv, 
 benchmarks/gpu/measure_corpus.py) this analyses the kernel with the launch and scalar values the runner
 used and sets side by side:
 - global sectors per request, loads and stores (l1tex__t_sectors / l1tex__t_requests, pipe lsu);
-- floating-point operations of the launch (fadd + fmul + 2 ffma, fp32 and fp64, as DESIGN.md counts);
+- floating-point operations of the launch (fadd + fmul + 2 ffma, fp32 and fp64, as docs/json-schema.md counts);
 - theoretical occupancy (sm__maximum_warps_per_active_cycle_pct), from the registers ptxas reports here.
 Prints the share of implementations where each prediction agrees (sectors: within 25% or one sector;
 FLOPs: within 10%; occupancy: within one percentage point) and writes one row per implementation.

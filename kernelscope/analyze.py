@@ -1,7 +1,8 @@
 """The whole static analysis of one file: front end, then every analysis for every kernel.
 
 `analyze_source` / `analyze_path` are what the CLI, the linter, feature extraction and the RL
-reward call. Results hold the records and render to the JSON document of DESIGN.md.
+reward call. Results hold the records and render to the kernelscope.analysis/1 document
+(kernelscope/schemas/analysis-1.schema.json, described in docs/json-schema.md).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The `kernelscope analyze` contract of DESIGN.md: options, exit statuses, JSON keys and types.
+"""The `kernelscope analyze` contract (kernelscope/schemas/analysis-1.schema.json, docs/json-schema.md): options, exit statuses, JSON keys and types.
 
 Expected values below come from the contract text and from arithmetic on the small kernels here
 (for example: a warp reading 32 consecutive floats touches 4 sectors of 32 bytes).

@@ -133,7 +133,7 @@ def flop_kernels():
 
 
 def measured_flops(row, name: str) -> float:
-    """add + mul + 2 fma, per DESIGN.md. Half-precision counters only for kernels that compute in
+    """add + mul + 2 fma, as docs/json-schema.md counts them. Half-precision counters only for kernels that compute in
     half: the compiler's HFMA2.MMA constant moves show up as hfma everywhere else."""
     expect = manifest()[name].get("expect", {})
     total = float(row["flops_fp32"] or 0) + float(row["flops_fp64"] or 0)

@@ -61,7 +61,7 @@ def test_command_profiles_a_batch_with_clocks_untouched():
     assert command[command.index("--metrics") + 1] == ",".join(METRICS)
 
 
-# A kernel as the static analyzer reports it (DESIGN.md JSON shape), written by hand.
+# A kernel as the static analyzer reports it (kernelscope.analysis/1 shape), written by hand.
 STATIC_NAIVE = {
     "name": "vector_add", "line": 2, "block": [256, 1, 1],
     "accesses": [

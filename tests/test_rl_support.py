@@ -1,7 +1,7 @@
 """Stand-ins for the analyzer and the runner, for RL tests that must not need either.
 
 Each fake candidate carries a marker comment (`// shape: NAME`) naming one of the analysis documents
-below, written in the DESIGN.md JSON shape; the fake runner reads `// run: ...` markers."""
+below, written in the kernelscope.analysis/1 shape; the fake runner reads `// run: ...` markers."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""`kernelscope analyze --format json`: the document of DESIGN.md, compact (pipe it through
+"""`kernelscope analyze --format json`: the kernelscope.analysis/1 document
+(kernelscope/schemas/analysis-1.schema.json), compact (pipe it through
 `python -m json.tool` or `jq` to read it; indented output costs more than the analysis itself)."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Reward hacks: the ones visible in the source, and the runner's flags that mean the same.
 
 A generated kernel under reward pressure learns to please the checker instead of solving the problem
-(DESIGN.md, "Evaluating untrusted kernels"). The runner catches most of it by running the kernel; this
+(docs/spec-format.md says how the runner evaluates untrusted kernels). The runner catches most of it by running the kernel; this
 module adds what the text alone betrays, so that the static-only reward cannot be gamed the same way.
 
 What the text cannot settle is left to the runner. A `__device__` global is not a hack by itself:

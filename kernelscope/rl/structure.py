@@ -1,4 +1,4 @@
-"""Structural scores in [0, 1] from one kernel's static analysis (the DESIGN.md JSON shape).
+"""Structural scores in [0, 1] from one kernel's static analysis (the kernelscope.analysis/1 shape).
 
 Each score answers "how close is this kernel to what the hardware rewards", so that a reward can credit
 structure before (or without) a measurement:

@@ -12,7 +12,7 @@ import csv
 import io
 import math
 
-# The counters of DESIGN.md, all verified on the H200.
+# The counters the static predictions are checked against, all verified on the H200.
 METRICS = (
     "gpu__time_duration.sum",
     "launch__registers_per_thread",
@@ -129,7 +129,7 @@ def derived_measurements(frame):
 
 
 def static_predictions(kernel: dict, threads: int) -> dict:
-    """Predicted quantities from one kernel of the analyzer's JSON (DESIGN.md shape)."""
+    """Predicted quantities from one kernel of the analyzer's JSON (kernelscope.analysis/1 shape)."""
     occupancy = kernel.get("occupancy") or {}
     intensity = kernel.get("intensity") or {}
     accesses = kernel.get("accesses") or []

@@ -201,7 +201,7 @@ def test_profile_measures_coalesced_loads_for_the_naive_kernel():
     result = profile(problem, [Candidate("naive", problem.resolve(naive.file).read_text(), naive.kernel)],
                      sizes=["large"])
     row = result.frame.iloc[0]
-    # one float per lane: 128 contiguous bytes per warp request = 4 sectors (see DESIGN.md)
+    # one float per lane: 128 contiguous bytes per warp request = 4 sectors (docs/json-schema.md: sectors_per_request)
     assert row["measured_ld_sectors_per_request"] == pytest.approx(4.0, rel=0.05)
     # both inputs must come from DRAM (ncu flushes caches); the output may still sit in the 60 MB L2
     assert row["dram__bytes_read.sum"] >= 2 * 4 * 4194304 * 0.95
