@@ -304,10 +304,8 @@ def _resource_usage(model, text: str, path: str, options: Options) -> dict:
     """Per-kernel ResourceUsage from ptxas (when asked and possible) or the estimator."""
     if not model.kernels:
         return {}
-    try:
-        from kernelscope import resources
-    except ImportError:
-        return {}
+    from kernelscope import resources
+
     mode = options.registers
     use_ptxas = mode == "ptxas" or (mode == "auto" and shutil.which(os.environ.get("NVCC", "nvcc")))
     measured = {}
@@ -322,17 +320,13 @@ def _resource_usage(model, text: str, path: str, options: Options) -> dict:
     usages = {}
     for kernel in model.kernels:
         usage = measured.get(kernel.name)
-        if usage is None and hasattr(resources, "estimate_usage"):
+        if usage is None:
             usage = resources.estimate_usage(kernel)
         usages[kernel.name] = usage
     return usages
 
 
 def _occupancy(kernel, block: BlockShape, usage, dynamic_smem: int, options: Options):
-    try:
-        from kernelscope.analyses import occupancy
-    except ImportError:
-        return None
     if usage is None:
         return None
     static_smem = usage.static_shared_bytes if usage.source == "ptxas" else \
@@ -340,7 +334,7 @@ def _occupancy(kernel, block: BlockShape, usage, dynamic_smem: int, options: Opt
     max_threads = kernel.launch_bounds[0] if kernel.launch_bounds and isinstance(kernel.launch_bounds[0], int) \
         and 0 < kernel.launch_bounds[0] <= MAX_BLOCK_THREADS else None
     return _cached_occupancy(options.arch, block.threads, usage.registers, static_smem, dynamic_smem,
-                             max(1, getattr(usage, "barriers", 1) or 1), usage.source, max_threads,
+                             max(1, usage.barriers or 1), usage.source, max_threads,
                              kernel.shared_memory_opt_in)
 
 

@@ -61,27 +61,11 @@ class LazyGroup(click.Group):
         if name not in COMMANDS:
             return None
         module_name, attribute, short_help = COMMANDS[name]
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if not exc.name or not exc.name.startswith("kernelscope"):
-                raise
-            return _unavailable(name, short_help)
+        module = importlib.import_module(module_name)
         command = getattr(module, attribute)
         # the listing of `kernelscope --help` shows the table's one-liners, not docstrings cut mid-sentence
         command.short_help = command.short_help or short_help
         return command
-
-
-def _unavailable(name: str, short_help: str) -> click.Command:
-    @click.command(name=name, short_help=short_help + " (not available in this build)",
-                   context_settings={"ignore_unknown_options": True})
-    @click.argument("args", nargs=-1, type=click.UNPROCESSED)
-    def command(args):
-        click.echo(f"kernelscope: error: '{name}' is not available in this build", err=True)
-        sys.exit(2)
-
-    return command
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -117,8 +117,13 @@ def _architectures() -> dict:
 
 
 @lru_cache(maxsize=None)
+def _gpus_document() -> dict:
+    return json.loads(profile_file("gpus.json").read_text())
+
+
+@lru_cache(maxsize=None)
 def _gpus() -> dict:
-    document = json.loads(profile_file("gpus.json").read_text())
+    document = _gpus_document()
     table = {}
     for entry in document["gpus"]:
         profile = GpuProfile(**dict(entry, aliases=tuple(entry["aliases"])))
@@ -150,6 +155,25 @@ def gpu(name: str) -> GpuProfile:
     except KeyError:
         known = ", ".join(list_gpus())
         raise UsageError(f"no profile for GPU {name!r} (known: {known})") from None
+
+
+def reference_gpu(arch_name) -> Optional[GpuProfile]:
+    """The GPU whose roofline stands for an architecture ("sm_90" -> H200): the one gpus.json names in
+    "reference_gpus", else the first GPU of that compute capability by name; None when the
+    architecture is unknown or no GPU of it is listed."""
+    try:
+        cc = arch(arch_name).cc
+    except UsageError:
+        return None
+    named = _reference_names().get(cc)
+    if named:
+        return gpu(named)
+    return next((gpu(name) for name in list_gpus() if gpu(name).cc == cc), None)
+
+
+@lru_cache(maxsize=None)
+def _reference_names() -> dict:
+    return dict(_gpus_document().get("reference_gpus", {}))
 
 
 def list_archs() -> list[str]:

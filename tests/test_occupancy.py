@@ -173,6 +173,30 @@ def test_all_architectures_and_named_gpus_of_the_issue_are_there():
     assert gpu("h200").arch is arch("9.0")
 
 
+def test_each_architecture_has_its_reference_gpu_of_the_same_compute_capability():
+    from kernelscope.profiles_db import reference_gpu
+
+    assert reference_gpu("sm_90").name == "H200"
+    assert reference_gpu("sm_80").name == "A100"
+    for sm in list_archs():
+        reference = reference_gpu(sm)
+        assert reference is None or reference.cc == arch(sm).cc, sm
+    assert reference_gpu("sm_86") is None        # no part of that capability is listed
+    assert reference_gpu("sm_61") is None        # an architecture without a profile
+
+
+def test_rl_intensity_score_reaches_1_at_the_ridge_point_of_the_analysed_gpu():
+    from kernelscope.rl.structure import _intensity_score, default_ridge_point
+
+    h200 = gpu("H200")
+    assert default_ridge_point() == pytest.approx(h200.peak_flops("fp32") / h200.memory_bandwidth_bytes)
+    assert _intensity_score(default_ridge_point()) == pytest.approx(1.0)
+    assert _intensity_score(default_ridge_point() / 2) < 1.0
+    a100 = gpu("A100").peak_flops("fp32") / gpu("A100").memory_bandwidth_bytes
+    assert _intensity_score(a100, ridge_point=a100) == pytest.approx(1.0)
+    assert _intensity_score(a100) < 1.0          # below the H200's ridge
+
+
 def test_named_gpu_fp32_peak_matches_lanes_times_clock():
     for name in list_gpus():
         profile = gpu(name)

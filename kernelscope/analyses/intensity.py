@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from kernelscope import profiles_db
 from kernelscope.analyses.trips import ExecWeights
 
 PRECISIONS = ("fp16", "bf16", "fp32", "fp64")
@@ -134,27 +135,8 @@ def _roofline(result: IntensityResult, gpu) -> None:
 
 
 def default_gpu(arch: str):
-    """The named GPU the roofline uses for an architecture (H200 for sm_90)."""
-    try:
-        from kernelscope import profiles_db
-    except ImportError:
-        return None
-    preferred = {"9.0": "H200", "8.0": "A100", "8.9": "L4", "10.0": "B200"}
-    try:
-        cc = profiles_db.arch(arch).cc if hasattr(profiles_db.arch(arch), "cc") else None
-    except Exception:
-        return None
-    name = preferred.get(cc)
-    try:
-        if name:
-            return profiles_db.gpu(name)
-        for candidate in profiles_db.list_gpus():
-            profile = profiles_db.gpu(candidate)
-            if profile.cc == cc:
-                return profile
-    except Exception:
-        return None
-    return None
+    """The named GPU the roofline uses for an architecture (H200 for sm_90; profiles/gpus.json)."""
+    return profiles_db.reference_gpu(arch)
 
 
 def _fmt(value: float) -> str:

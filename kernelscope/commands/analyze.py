@@ -77,10 +77,8 @@ def _render(output_format: str, results, arch: str, explain: bool) -> str:
 
 
 def _check_arch(arch: str) -> None:
-    try:
-        from kernelscope import profiles_db
-    except ImportError:
-        return
+    from kernelscope import profiles_db
+
     try:
         profiles_db.arch(arch)
     except Exception as exc:

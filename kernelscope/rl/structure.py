@@ -13,11 +13,15 @@ than a prologue.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
-# FLOP/byte where an H200 turns from memory bound to compute bound in FP32 (67 TFLOP/s over 4.8 TB/s).
-RIDGE_FLOPS_PER_BYTE = 14.0
+from kernelscope import profiles_db
+
+# The analyses' default architecture: its reference GPU's ridge point scores kernels whose analysis
+# names none (an H200 for sm_90: 67 TFLOP/s FP32 over 4.8 TB/s, about 14 FLOP per byte).
+DEFAULT_ARCH = "sm_90"
 # Used for accesses whose pattern the analysis could not decide: neither credited nor condemned fully.
 UNKNOWN_EFFICIENCY = 0.5
 STRUCTURE_KEYS = ("coalescing", "shared_banks", "occupancy", "intensity", "sync")
@@ -78,19 +82,30 @@ def score_kernel(kernel: dict) -> StructureScores:
         coalescing=1.0 if coalescing is None else coalescing,
         shared_banks=1.0 if banks is None else banks,
         occupancy=float(occupancy) if isinstance(occupancy, (int, float)) else 0.5,
-        intensity=_intensity_score(intensity),
+        intensity=_intensity_score(intensity, (kernel.get("intensity") or {}).get("ridge_point")),
         sync=max(0.0, 1.0 - 0.5 * hazards),
         global_loads=sum(1 for a in global_accesses if a.get("op") == "load"),
         global_stores=sum(1 for a in global_accesses if a.get("op") in ("store", "atomic")),
     )
 
 
-def _intensity_score(intensity) -> float:
+def _intensity_score(intensity, ridge_point=None) -> float:
+    """log(1 + intensity) over log(1 + ridge point): 1 from where the kernel turns compute-bound on the
+    GPU its analysis assumed (profiles/gpus.json)."""
     if not isinstance(intensity, (int, float)) or intensity <= 0 or math.isnan(intensity):
         return 0.0
     if math.isinf(intensity):
         return 1.0
-    return min(1.0, math.log1p(intensity) / math.log1p(RIDGE_FLOPS_PER_BYTE))
+    if not isinstance(ridge_point, (int, float)) or not ridge_point > 0:
+        ridge_point = default_ridge_point()
+    return min(1.0, math.log1p(intensity) / math.log1p(ridge_point))
+
+
+@functools.lru_cache(maxsize=None)
+def default_ridge_point() -> float:
+    """FLOP per byte where the default architecture's reference GPU turns compute-bound in FP32."""
+    gpu = profiles_db.reference_gpu(DEFAULT_ARCH)
+    return gpu.peak_flops("fp32") / gpu.memory_bandwidth_bytes
 
 
 def pick_kernel(analysis: dict, name: str | None) -> dict | None:

@@ -130,11 +130,9 @@ def _kernels_job(kernels, launch_plan) -> dict:
 
 
 def _static_kernel(candidate: Candidate, kernel: str, launch, bindings) -> dict | None:
-    """The analyzer's JSON for `kernel`, or None when the analyzer is unavailable or fails."""
-    try:
-        from kernelscope.analyze import analyze_source
-    except ImportError:
-        return None
+    """The analyzer's JSON for `kernel`, or None when the analysis fails."""
+    from kernelscope.analyze import analyze_source
+
     try:
         analysed = analyze_source(candidate.source, path=candidate.path or f"{candidate.label}.cu",
                                   block=launch.block, bindings={k: int(v) for k, v in bindings.items()})
