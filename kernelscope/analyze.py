@@ -15,14 +15,13 @@ import numpy as np
 from dataclasses import dataclass, field
 
 from kernelscope import symbolic as sx
-from kernelscope.analyses import hints
 from kernelscope.analyses import intensity as intensity_analysis
 from kernelscope.analyses import memory as memory_analysis
 from kernelscope.analyses.threads import WARP, BlockShape, active_slots, thread_env
 from kernelscope.analyses.trips import ExecWeights
 from kernelscope.frontend import parse_file, read_source
-from kernelscope.model import Diagnostic, SourceError
-from kernelscope.rules import severity_of
+from kernelscope import rules
+from kernelscope.model import SourceError
 
 SCHEMA = "kernelscope.analysis/1"
 DEFAULT_BLOCK = (256, 1, 1)
@@ -40,6 +39,7 @@ class Options:
     registers: str = "auto"
     dynamic_smem: int | None = None
     preprocess: str = "builtin"
+    enabled: object = None              # rule code -> bool; the checks of rules it turns off are skipped (lint)
 
 
 @dataclass
@@ -55,6 +55,8 @@ class KernelResult:
     resources: object = None
     diagnostics: list = field(default_factory=list)
     launches: list = field(default_factory=list)    # LaunchResult per launch site with its own shape
+    path: str = ""
+    rejected_launches: list = field(default_factory=list)   # RejectedLaunch: sites whose block no GPU runs
 
     def to_json(self) -> dict:
         k = self.kernel
@@ -85,6 +87,15 @@ class KernelResult:
                                "dynamic": s.dynamic, "bytes": s.static_bytes} for s in k.shared_arrays],
             "launches": [launch.to_json() for launch in self.launches],
         }
+
+
+@dataclass(frozen=True)
+class RejectedLaunch:
+    """A launch site whose block has more threads than any GPU runs (KS303 reports it)."""
+    line: int
+    column: int
+    threads: int
+    limit: int
 
 
 @dataclass(frozen=True)
@@ -156,17 +167,13 @@ def analyze_source(text: str, path: str = "<string>", options: Options | None = 
 def _analyze(text: str, path: str, options: Options) -> FileResult:
     model = parse_file(text, path, options.defines, options.arch, options.preprocess, options.types)
     usages = _resource_usage(model, text, path, options)
-    results = []
-    diagnostics = [Diagnostic("KS901", severity_of("KS901"), path, e.line, e.column, e.message) for e in model.errors]
-    for kernel in model.kernels:
-        result = analyze_kernel(kernel, options, usages.get(kernel.name), path)
-        results.append(result)
-        diagnostics.extend(result.diagnostics)
-        for note in getattr(kernel, "notes", []):
-            model.errors.append(SourceError(kernel.line, kernel.column, f"{kernel.name}: {note}"))
-            diagnostics.append(Diagnostic("KS902", severity_of("KS902"), path, kernel.line, kernel.column, note, kernel.name))
-    diagnostics.sort(key=lambda d: (d.line, d.column, d.rule))
-    return FileResult(path, model.errors, results, diagnostics, model)
+    results = [analyze_kernel(kernel, options, usages.get(kernel.name), path) for kernel in model.kernels]
+    # what the front end could not model of a kernel is reported with the file's errors
+    errors = list(model.errors) + [SourceError(k.line, k.column, f"{k.name}: {note}")
+                                   for k in model.kernels for note in getattr(k, "notes", [])]
+    result = FileResult(path, errors, results, [], model)
+    result.diagnostics = rules.check_file(result, options.enabled)
+    return result
 
 
 def _options(options: Options | None, overrides: dict) -> Options:
@@ -191,18 +198,15 @@ def analyze_kernel(kernel, options: Options, usage, path: str) -> KernelResult:
     # one set of trip counts for both analyses that weigh statements by how often they run
     weights = ExecWeights(thread_env(block, grid, bindings), block.warps * WARP, active_slots(block))
     memory = memory_analysis.analyze(kernel, block, bindings, grid, weights)
-    result = KernelResult(kernel, block, block_source, grid, memory)
+    result = KernelResult(kernel, block, block_source, grid, memory, path=path,
+                          rejected_launches=_rejected_launches(kernel, bindings))
     threads = block.threads * grid[0] * grid[1] * grid[2] if grid else None
     result.intensity = intensity_analysis.analyze(kernel, memory, weights, intensity_analysis.default_gpu(options.arch),
                                                   threads)
     result.resources = usage
     result.occupancy = _occupancy(kernel, block, usage, dynamic_smem, options)
     result.sync = _sync(kernel, block, bindings, grid, block_source == "default")
-    result.diagnostics = memory_analysis.diagnostics(memory, kernel.name, path)
-    result.diagnostics += _occupancy_diagnostics(result, path)
-    result.diagnostics += _sync_diagnostics(result, path)
-    result.diagnostics += hints.diagnostics(kernel, result.intensity, path)
-    result.diagnostics += _oversized_launches(kernel, bindings, path)
+    result.diagnostics = rules.check_kernel(result, options.enabled)
     result.launches = _launch_results(kernel, options, bindings, result, usage)
     return result
 
@@ -279,16 +283,14 @@ def _threads(dims) -> int:
     return dims[0] * dims[1] * dims[2]
 
 
-def _oversized_launches(kernel, bindings: dict, path: str) -> list:
-    """KS303 for launch sites whose block has more threads than any GPU runs."""
-    found = []
+def _rejected_launches(kernel, bindings: dict) -> list:
+    """Launch sites whose block has more threads than any GPU runs."""
+    rejected = []
     for site in kernel.launches:
         dims = _resolve_dims(getattr(site, "block_exprs", None), bindings) or site.block
         if dims and _threads(dims) > MAX_BLOCK_THREADS:
-            found.append(Diagnostic("KS303", severity_of("KS303"), path, site.line, site.column,
-                                    f"launch of {kernel.name} with a block of {_threads(dims)} threads; "
-                                    f"the limit is {MAX_BLOCK_THREADS}, so the launch fails", kernel.name))
-    return found
+            rejected.append(RejectedLaunch(site.line, site.column, _threads(dims), MAX_BLOCK_THREADS))
+    return rejected
 
 
 def _resolve_dims(exprs, bindings):
@@ -364,15 +366,6 @@ def _cached_occupancy(arch, threads, registers, static_smem, dynamic_smem, barri
                              shared_memory_opt_in=opt_in)
 
 
-def _occupancy_diagnostics(result: KernelResult, path: str) -> list:
-    if result.occupancy is None:
-        return []
-    from kernelscope.analyses import occupancy
-
-    return occupancy.diagnostics(result.occupancy, result.kernel.name, path, result.kernel.line,
-                                 usage=result.resources, column=result.kernel.column)
-
-
 def _sync(kernel, block: BlockShape, bindings: dict, grid, block_assumed: bool):
     from kernelscope.analyses import sync
 
@@ -380,9 +373,3 @@ def _sync(kernel, block: BlockShape, bindings: dict, grid, block_assumed: bool):
                         block_assumed=block_assumed)
 
 
-def _sync_diagnostics(result: KernelResult, path: str) -> list:
-    if result.sync is None:
-        return []
-    from kernelscope.analyses import sync
-
-    return sync.diagnostics(result.sync, result.kernel, path)

@@ -102,3 +102,21 @@ def test_block_comments_spanning_lines_keep_line_numbers_right():
 
 def test_all_in_brackets_covers_every_code():
     assert lint("x;  // kernelscope: ignore[ALL]\n", [finding("KS101", 1), finding("KS202", 1)]) == ([], 2)
+
+
+def test_skipping_disabled_checks_keeps_suppressions_of_disabled_rules_in_use():
+    # lint skips the checks of rules it does not report, but not in a file with suppressions:
+    # the KS101 finding must still exist to use the comment, or KS903 would call it unused
+    from kernelscope.lint.engine import lint_text
+
+    source = textwrap.dedent("""\
+        __global__ void k(float* a, int n) {
+            a[threadIdx.x * 32] = 0.0f;   // kernelscope: ignore[KS101]
+        }
+    """)
+    settings = Settings(select=("KS1", "KS9"), ignore=("KS101",), registers="estimate")
+    outcome = lint_text(source, "k.cu", settings)
+    assert [f.diagnostic.rule for f in outcome.findings] == [] and outcome.suppressed == 1
+    unsuppressed = source.replace("   // kernelscope: ignore[KS101]", "")
+    assert [f.diagnostic.rule for f in lint_text(unsuppressed, "k.cu", settings).findings] == []
+    assert [f.diagnostic.rule for f in lint_text(unsuppressed, "k.cu", Settings(select=("KS1", "KS9"), registers="estimate")).findings] == ["KS101"]

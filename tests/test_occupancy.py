@@ -7,10 +7,12 @@ Rules used (CUDA Programming Guide, occupancy calculator): registers are granted
 
 import json
 import re
+from types import SimpleNamespace
 
 import pytest
 
-from kernelscope.analyses.occupancy import active_blocks, compute, diagnostics
+from kernelscope import rules
+from kernelscope.analyses.occupancy import active_blocks, compute
 from kernelscope.errors import UsageError
 from kernelscope.paths import profile_file
 from kernelscope.profiles_db import arch, gpu, list_archs, list_gpus
@@ -228,6 +230,13 @@ def _rules(found):
     return [d.rule for d in found]
 
 
+def diagnostics(result, kernel: str, path: str, line: int, usage=None) -> list:
+    """The findings of the resource rules (KS3xx) for one kernel's occupancy, in code order."""
+    facts = SimpleNamespace(kernel=SimpleNamespace(name=kernel, line=line, column=1), occupancy=result,
+                            resources=usage, path=path, rejected_launches=[])
+    return [d for rule in rules.matching("KS3") for d in rule.check(facts)]
+
+
 def test_low_occupancy_names_the_register_limit_and_a_change_that_lifts_it():
     result = compute("sm_90", 256, registers=128, static_shared_bytes=0)   # 2 blocks = 25 %
     found = diagnostics(result, "k", "k.cu", 7)
@@ -257,6 +266,6 @@ def test_spills_and_oversized_blocks_are_reported():
     spilled = ResourceUsage(registers=32, spill_stores=88, spill_loads=88)
     found = diagnostics(compute("sm_90", 1024, 32, 0, max_threads_per_block=512), "k", "k.cu", 3,
                         usage=spilled)
-    assert _rules(found) == ["KS303", "KS302"]
-    assert found[0].severity == "error" and found[1].severity == "warning"
-    assert "88 bytes" in found[1].message
+    assert _rules(found) == ["KS302", "KS303"]
+    assert found[1].severity == "error" and found[0].severity == "warning"
+    assert "88 bytes" in found[0].message

@@ -30,14 +30,11 @@ from kernelscope.analyses.threads import (
     evaluate_per_thread, bind_missing, thread_env,
 )
 from kernelscope.analyses.trips import ExecWeights
-from kernelscope.model import Diagnostic
-from kernelscope.rules import severity_of
 
 SECTOR = 32
 BANKS = 32
 BANK_WIDTH = 4
-UNCOALESCED_RATIO = 2.0
-BROADCAST_SHARE = 8         # at most one distinct address per this many lanes counts as broadcast     # KS101 fires when a request costs this many times its ideal sectors
+BROADCAST_SHARE = 8         # at most one distinct address per this many lanes counts as broadcast
 
 
 @dataclass
@@ -384,41 +381,6 @@ def _branch(branch, env: dict, slots: int, active: np.ndarray) -> BranchResult:
     share = _mean(values[active]) if active.any() else None
     fraction = _mean(split) if split.size else 0.0
     return BranchResult(branch.line, branch.column, branch.kind, fraction > 0, share, fraction, in_loop)
-
-
-def diagnostics(result: MemoryResult, kernel_name: str, path: str) -> list[Diagnostic]:
-    found = []
-    for access in result.accesses:
-        if access.space == "global" and access.op != "atomic" and access.pattern in ("strided", "coalesced") and \
-                access.sectors_per_request and access.ideal_sectors and \
-                access.sectors_per_request >= UNCOALESCED_RATIO * access.ideal_sectors:
-            ratio = access.sectors_per_request / access.ideal_sectors
-            found.append(Diagnostic(
-                "KS101", severity_of("KS101"), path, access.line, access.column,
-                f"uncoalesced global {access.op} `{access.expr}`: {access.sectors_per_request:.3g} sectors per "
-                f"warp request, ideal {access.ideal_sectors:.3g} ({ratio:.1f}x the memory traffic; "
-                f"stride {access.stride_bytes} bytes between lanes)", kernel_name))
-        elif access.space == "global" and access.pattern == "indirect" and access.sectors_per_request:
-            found.append(Diagnostic(
-                "KS102", severity_of("KS102"), path, access.line, access.column,
-                f"data-dependent global {access.op} `{access.expr}`: up to {access.sectors_per_request:.3g} "
-                f"sectors per request when the indices are scattered", kernel_name))
-        elif access.space == "shared" and access.bank_ways and access.bank_ways >= 2:
-            found.append(Diagnostic(
-                "KS103", severity_of("KS103"), path, access.line, access.column,
-                f"{access.bank_ways:.3g}-way shared-memory bank conflict on `{access.expr}` "
-                f"({access.wavefronts_per_request:.3g} wavefronts per request; pad the array or "
-                f"change the index so that lanes hit distinct banks)", kernel_name))
-    for branch in result.branches:
-        if branch.divergent and branch.kind != "return":
-            code = "KS111" if branch.in_loop else "KS112"
-            where = " inside a loop" if branch.in_loop else ""
-            share = f"; {branch.share_true:.0%} of threads take it" if branch.share_true is not None else ""
-            found.append(Diagnostic(
-                code, severity_of(code), path, branch.line, branch.column,
-                f"branch splits warps{where}: {branch.divergent_warps:.0%} of warps run both sides{share}",
-                kernel_name))
-    return found
 
 
 def _mean(values: np.ndarray) -> float:

@@ -20,12 +20,10 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from kernelscope.errors import UsageError
-from kernelscope.model import Diagnostic
-from kernelscope.rules import severity_of
 from kernelscope.profiles_db import ArchProfile, arch as lookup_arch
 
 SWEEP_BLOCK_SIZES = tuple(range(32, 1025, 32))
-LOW_OCCUPANCY = 0.5
+LOW_OCCUPANCY = 0.5          # below it KS301 reports the kernel; the advice aims for it
 UNLIMITED = 1 << 30
 
 # When several resources allow the same (smallest) number of blocks, name the one that a change to the
@@ -276,40 +274,11 @@ def _best_block_size(sweep) -> Optional[int]:
 
 
 # ---------------------------------------------------------------------------------------------------
-# Diagnostics
+# What would lift a low occupancy (KS301 in kernelscope/rules/resources.py says it)
 
 
-def diagnostics(result: OccupancyResult, kernel_name: str, path: str, line: int, usage=None,
-                column: int = 1) -> list[Diagnostic]:
-    """KS303 for a block no SM accepts, KS301 for occupancy below 50 % with the change that lifts it,
-    KS302 for register spills when `usage` (a kernelscope.resources.ResourceUsage) reports them."""
-    found = []
-
-    def emit(rule, severity, message):
-        found.append(Diagnostic(rule=rule, severity=severity, path=path, line=line, column=column,
-                                message=message, kernel=kernel_name))
-
-    if result.limiter == "shared_memory_opt_in":
-        emit("KS303", severity_of("KS303"),
-             f"{result.static_shared_bytes + result.dynamic_shared_bytes} bytes of shared memory per block "
-             f"exceed the default 48 KB and the file launches {kernel_name} without "
-             f"cudaFuncSetAttribute({kernel_name}, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes); "
-             "the launch fails (0 blocks per SM)")
-    elif result.limiter == "block_size":
-        emit("KS303", severity_of("KS303"),
-             f"block of {result.block_size} threads exceeds the kernel's limit of "
-             f"{result.max_threads_per_block} threads per block; the launch fails")
-    elif result.theoretical_occupancy < LOW_OCCUPANCY:
-        emit("KS301", severity_of("KS301"), _low_occupancy_message(result))
-    if usage is not None and (usage.spill_stores or usage.spill_loads):
-        emit("KS302", severity_of("KS302"),
-             f"ptxas spills registers to local memory ({usage.spill_stores} bytes stored, "
-             f"{usage.spill_loads} bytes loaded per thread at {usage.registers} registers); "
-             "raise the register limit (__launch_bounds__ min blocks, -maxrregcount) or keep fewer values live")
-    return found
-
-
-def _low_occupancy_message(result: OccupancyResult) -> str:
+def explain_low_occupancy(result: OccupancyResult) -> str:
+    """What limits a low occupancy, and the change that lifts it to LOW_OCCUPANCY (KS301's message)."""
     blocks = f"{result.active_blocks_per_sm} block{'' if result.active_blocks_per_sm == 1 else 's'}"
     limiter = result.limiter.replace("_", " ")
     if result.limiter == "registers":

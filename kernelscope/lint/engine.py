@@ -9,6 +9,7 @@ processes by reference).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 from concurrent.futures import ProcessPoolExecutor
 
@@ -21,12 +22,15 @@ from kernelscope.lint.suppressions import apply_suppressions, parse_suppressions
 
 
 def analyze_file(text: str, path: str, settings) -> list:
-    """The project's analyses on one file, as diagnostics (parse problems included, as KS901)."""
+    """The project's analyses on one file, as diagnostics (parse problems included, as KS901).
+    The checks of rules the settings turn off for this file are skipped, except in files with
+    suppression comments: whether a suppression is used (KS903) is judged against every finding."""
     from kernelscope.analyze import analyze_source
 
+    enabled = None if parse_suppressions(text) else functools.partial(settings.is_enabled, path=path)
     result = analyze_source(text, path, arch=settings.arch, block=settings.block, grid=settings.grid,
                             bindings=dict(settings.bindings), defines=dict(settings.defines),
-                            registers=settings.registers, types=dict(settings.types))
+                            registers=settings.registers, types=dict(settings.types), enabled=enabled)
     return list(result.diagnostics)
 
 

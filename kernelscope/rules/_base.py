@@ -1,9 +1,17 @@
 """The base class that every rule's documentation class derives from.
 
-A rule is declared once, as a class: its code, name and default severity are class attributes and
-its docstring is the documentation, written in four sections (What it does / Why is this bad? /
-Example / Use instead). Declaring a rule without one of those sections fails at import, so the
-documentation cannot drift out of existence.
+A rule is declared once, as a class: its code, name and default severity are class attributes, its
+docstring is the documentation, written in four sections (What it does / Why is this bad? /
+Example / Use instead), and its `check` classmethod finds it. Declaring a rule without one of those
+sections fails at import, so the documentation cannot drift out of existence.
+
+Checks read facts and judge them; they compute nothing the analyses could not tell everyone else.
+A check is `check(facts)`, yielding `Diagnostic`s (`cls.finding(...)` makes one with the rule's
+code and default severity). `scope` says what `facts` is:
+- "kernel": a `kernelscope.analyze.KernelResult` (the kernel record, its analyses' results, the
+  file `path` and the `rejected_launches` the launch shape analysis set aside), once per kernel;
+- "file": a `kernelscope.analyze.FileResult` (its `model` is the front end's `FileModel`), once per file.
+A rule without a `check` is reported by something other than the analyses (KS903: the lint engine).
 """
 
 from __future__ import annotations
@@ -12,7 +20,7 @@ import inspect
 import re
 from typing import ClassVar
 
-from kernelscope.model import SEVERITIES
+from kernelscope.model import SEVERITIES, Diagnostic
 
 SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead")
 
@@ -25,9 +33,11 @@ class Rule:
     code: ClassVar[str]
     name: ClassVar[str]
     severity: ClassVar[str]
+    scope: ClassVar[str] = "kernel"     # what `check` receives: "kernel" or "file" facts
     # Filled in from the docstring by __init_subclass__.
     doc: ClassVar[str]
     sections: ClassVar[dict]
+    has_check: ClassVar[bool]
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -42,9 +52,23 @@ class Rule:
         missing = [s for s in SECTIONS if not cls.sections.get(s)]
         if missing:
             raise TypeError(f"{cls.code}: documentation lacks section(s) {missing}")
+        if cls.scope not in ("kernel", "file"):
+            raise TypeError(f"{cls.code}: scope {cls.scope!r} is not 'kernel' or 'file'")
+        cls.has_check = "check" in cls.__dict__
 
     def __init__(self):
         raise TypeError("rules are declarations; use the class itself")
+
+    @classmethod
+    def check(cls, facts):
+        """The findings of this rule in `facts` (see the module docstring); rules that the analyses
+        do not report have none."""
+        return ()
+
+    @classmethod
+    def finding(cls, path: str, line: int, column: int, message: str, kernel=None, **extra) -> Diagnostic:
+        """A finding of this rule at its default severity (the lint configuration may change it later)."""
+        return Diagnostic(cls.code, cls.severity, path, line, column, message, kernel, **extra)
 
     @classmethod
     def summary(cls) -> str:

@@ -46,6 +46,22 @@ class UncoalescedGlobalAccess(Rule):
     name = "uncoalesced-global-access"
     severity = "warning"
 
+    # how many times the sectors a warp needs before an access counts as uncoalesced
+    threshold = 2.0
+
+    @classmethod
+    def check(cls, facts):
+        for access in facts.memory.accesses:
+            if access.space == "global" and access.op != "atomic" and access.pattern in ("strided", "coalesced") and \
+                    access.sectors_per_request and access.ideal_sectors and \
+                    access.sectors_per_request >= cls.threshold * access.ideal_sectors:
+                ratio = access.sectors_per_request / access.ideal_sectors
+                yield cls.finding(
+                    facts.path, access.line, access.column,
+                    f"uncoalesced global {access.op} `{access.expr}`: {access.sectors_per_request:.3g} sectors per "
+                    f"warp request, ideal {access.ideal_sectors:.3g} ({ratio:.1f}x the memory traffic; "
+                    f"stride {access.stride_bytes} bytes between lanes)", facts.kernel.name)
+
 
 class IndirectGlobalAccess(Rule):
     """## What it does
@@ -82,6 +98,15 @@ class IndirectGlobalAccess(Rule):
     name = "indirect-global-access"
     severity = "info"
 
+    @classmethod
+    def check(cls, facts):
+        for access in facts.memory.accesses:
+            if access.space == "global" and access.pattern == "indirect" and access.sectors_per_request:
+                yield cls.finding(
+                    facts.path, access.line, access.column,
+                    f"data-dependent global {access.op} `{access.expr}`: up to {access.sectors_per_request:.3g} "
+                    f"sectors per request when the indices are scattered", facts.kernel.name)
+
 
 class SharedBankConflict(Rule):
     """## What it does
@@ -115,6 +140,16 @@ class SharedBankConflict(Rule):
     code = "KS103"
     name = "shared-bank-conflict"
     severity = "warning"
+
+    @classmethod
+    def check(cls, facts):
+        for access in facts.memory.accesses:
+            if access.space == "shared" and access.bank_ways and access.bank_ways >= 2:
+                yield cls.finding(
+                    facts.path, access.line, access.column,
+                    f"{access.bank_ways:.3g}-way shared-memory bank conflict on `{access.expr}` "
+                    f"({access.wavefronts_per_request:.3g} wavefronts per request; pad the array or "
+                    f"change the index so that lanes hit distinct banks)", facts.kernel.name)
 
 
 class LocalMemoryArray(Rule):
@@ -154,6 +189,17 @@ class LocalMemoryArray(Rule):
     name = "local-memory-array"
     severity = "info"
 
+    @classmethod
+    def check(cls, facts):
+        seen = set()
+        for array, line, column, text in facts.kernel.dynamic_local_accesses:
+            if array in seen:
+                continue
+            seen.add(array)
+            yield cls.finding(facts.path, line, column,
+                              f"local array `{array}` is indexed at run time (`{text}`): it lives in local memory, "
+                              "not registers; use shared memory or constant indices", facts.kernel.name)
+
 
 class DivergentBranchInLoop(Rule):
     """## What it does
@@ -190,6 +236,10 @@ class DivergentBranchInLoop(Rule):
     name = "divergent-branch-in-loop"
     severity = "info"
 
+    @classmethod
+    def check(cls, facts):
+        return _divergent_branches(cls, facts, in_loop=True)
+
 
 class DivergentBranch(Rule):
     """## What it does
@@ -223,3 +273,18 @@ class DivergentBranch(Rule):
     code = "KS112"
     name = "divergent-branch"
     severity = "info"
+
+    @classmethod
+    def check(cls, facts):
+        return _divergent_branches(cls, facts, in_loop=False)
+
+
+def _divergent_branches(rule, facts, in_loop: bool):
+    """KS111 and KS112 differ only in where the branch is (in a loop or not)."""
+    for branch in facts.memory.branches:
+        if branch.divergent and branch.kind != "return" and branch.in_loop == in_loop:
+            where = " inside a loop" if branch.in_loop else ""
+            share = f"; {branch.share_true:.0%} of threads take it" if branch.share_true is not None else ""
+            yield rule.finding(facts.path, branch.line, branch.column,
+                               f"branch splits warps{where}: {branch.divergent_warps:.0%} of warps run both sides{share}",
+                               facts.kernel.name)

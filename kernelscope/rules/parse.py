@@ -28,6 +28,12 @@ class UnparsableSource(Rule):
     code = "KS901"
     name = "syntax-error"
     severity = "error"
+    scope = "file"
+
+    @classmethod
+    def check(cls, facts):
+        for error in facts.model.errors:
+            yield cls.finding(facts.path, error.line, error.column, error.message)
 
 
 class UnsupportedConstruct(Rule):
@@ -60,6 +66,13 @@ class UnsupportedConstruct(Rule):
     code = "KS902"
     name = "unsupported-construct"
     severity = "info"
+    scope = "file"
+
+    @classmethod
+    def check(cls, facts):
+        for kernel in facts.model.kernels:
+            for note in getattr(kernel, "notes", []):
+                yield cls.finding(facts.path, kernel.line, kernel.column, note, kernel.name)
 
 
 class UnusedSuppression(Rule):

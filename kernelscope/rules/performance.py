@@ -37,6 +37,16 @@ class LowArithmeticIntensity(Rule):
     name = "low-arithmetic-intensity"
     severity = "info"
 
+    @classmethod
+    def check(cls, facts):
+        intensity, kernel = facts.intensity, facts.kernel
+        if intensity is None or intensity.bound != "memory" or intensity.arithmetic_intensity is None:
+            return
+        yield cls.finding(facts.path, kernel.line, kernel.column,
+                          f"{intensity.arithmetic_intensity:.3g} FLOP per global byte, below the ridge point "
+                          f"({intensity.ridge_point:.3g}) of {intensity.gpu}: {kernel.name} is memory-bound; "
+                          "speed comes from moving fewer bytes (fusion, reuse, narrower types)", kernel.name)
+
 
 class MissingRestrict(Rule):
     """## What it does
@@ -69,6 +79,18 @@ class MissingRestrict(Rule):
     code = "KS402"
     name = "missing-restrict"
     severity = "info"
+
+    @classmethod
+    def check(cls, facts):
+        # several pointer parameters, some written, none __restrict__
+        kernel = facts.kernel
+        pointers = [p for p in kernel.params if p.is_pointer]
+        written = {a.array for a in kernel.accesses if a.space == "global" and a.op != "load"}
+        if len(pointers) < 2 or not written or any(p.is_restrict for p in pointers):
+            return
+        yield cls.finding(facts.path, kernel.line, kernel.column,
+                          f"pointer parameters of {kernel.name} are not __restrict__; if they never alias, "
+                          "mark them so the compiler can cache loads", kernel.name)
 
 
 class UncachedReadonly(Rule):
@@ -104,3 +126,20 @@ class UncachedReadonly(Rule):
     code = "KS403"
     name = "uncached-readonly"
     severity = "info"
+
+    @classmethod
+    def check(cls, facts):
+        # pointer parameters only read, read inside loops (reused), neither const __restrict__ nor __ldg
+        kernel = facts.kernel
+        for param in kernel.params:
+            if not param.is_pointer or (param.is_const and param.is_restrict):
+                continue
+            accesses = [a for a in kernel.accesses if a.array == param.name and a.space == "global"]
+            if not accesses or any(a.op != "load" for a in accesses) or any(getattr(a, "cached", None) for a in accesses):
+                continue
+            reused = [a for a in accesses if a.context.loops]
+            if reused:
+                yield cls.finding(facts.path, reused[0].line, reused[0].column,
+                                  f"`{param.name}` is only read, and read again in a loop, but is not "
+                                  "`const ... __restrict__` (nor loaded with __ldg): it misses the read-only cache",
+                                  kernel.name)

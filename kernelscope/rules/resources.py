@@ -32,6 +32,16 @@ class LowOccupancy(Rule):
     name = "low-occupancy"
     severity = "warning"
 
+    @classmethod
+    def check(cls, facts):
+        from kernelscope.analyses import occupancy
+
+        result = facts.occupancy
+        if result is None or result.limiter in _LAUNCH_FAILS or result.theoretical_occupancy >= occupancy.LOW_OCCUPANCY:
+            return
+        yield cls.finding(facts.path, facts.kernel.line, facts.kernel.column,
+                          occupancy.explain_low_occupancy(result), facts.kernel.name)
+
 
 class RegisterSpill(Rule):
     """## What it does
@@ -66,6 +76,17 @@ class RegisterSpill(Rule):
     name = "register-spill"
     severity = "warning"
 
+    @classmethod
+    def check(cls, facts):
+        usage = facts.resources
+        if facts.occupancy is None or usage is None or not (usage.spill_stores or usage.spill_loads):
+            return
+        yield cls.finding(facts.path, facts.kernel.line, facts.kernel.column,
+                          f"ptxas spills registers to local memory ({usage.spill_stores} bytes stored, "
+                          f"{usage.spill_loads} bytes loaded per thread at {usage.registers} registers); "
+                          "raise the register limit (__launch_bounds__ min blocks, -maxrregcount) or keep fewer "
+                          "values live", facts.kernel.name)
+
 
 class BlockExceedsLimit(Rule):
     """## What it does
@@ -94,3 +115,25 @@ class BlockExceedsLimit(Rule):
     code = "KS303"
     name = "block-exceeds-limit"
     severity = "error"
+
+    @classmethod
+    def check(cls, facts):
+        kernel, result = facts.kernel, facts.occupancy
+        if result is not None and result.limiter == "shared_memory_opt_in":
+            yield cls.finding(facts.path, kernel.line, kernel.column,
+                              f"{result.static_shared_bytes + result.dynamic_shared_bytes} bytes of shared memory per "
+                              f"block exceed the default 48 KB and the file launches {kernel.name} without "
+                              f"cudaFuncSetAttribute({kernel.name}, cudaFuncAttributeMaxDynamicSharedMemorySize, "
+                              "bytes); the launch fails (0 blocks per SM)", kernel.name)
+        elif result is not None and result.limiter == "block_size":
+            yield cls.finding(facts.path, kernel.line, kernel.column,
+                              f"block of {result.block_size} threads exceeds the kernel's limit of "
+                              f"{result.max_threads_per_block} threads per block; the launch fails", kernel.name)
+        for launch in facts.rejected_launches:
+            yield cls.finding(facts.path, launch.line, launch.column,
+                              f"launch of {kernel.name} with a block of {launch.threads} threads; "
+                              f"the limit is {launch.limit}, so the launch fails", kernel.name)
+
+
+# occupancy limiters that mean the launch fails: KS303 reports them, not KS301
+_LAUNCH_FAILS = ("shared_memory_opt_in", "block_size")
