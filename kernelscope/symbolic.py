@@ -282,12 +282,53 @@ class Call(Expr):
         return f"{self.name}({', '.join(map(str, self.args))})"
 
 
+# Deeper than this, evaluation continues with the explicit stack of `_evaluate_deep`.
+RECURSIVE_DEPTH = 200
+
+
+class _TooDeep(Exception):
+    pass
+
+
 def evaluate(root: Expr, env: dict):
     """The value of `root` in `env`: each distinct node is evaluated once (its value is reused by
     every parent that shares it), operands left to right, so the first node that cannot be
-    evaluated is the one a plain recursive evaluation would have stopped at."""
-    if not root._needs(env):                  # a leaf or a bound name: most calls
+    evaluated is the one a plain recursive evaluation would have stopped at.
+
+    Most trees are a few levels deep: they are evaluated by plain recursion, several times faster
+    in Python than an explicit stack. A deeper tree (long chains of statements) starts again on the
+    explicit stack, which has no depth limit; evaluation has no side effects, so starting again
+    gives the same value or raises the same exception."""
+    needed = root._needs(env)
+    if not needed:                            # a leaf or a bound name: most calls
         return root._combine(env, ())
+    try:
+        return root._combine(env, _operands(needed, env, {}, 1))
+    except (_TooDeep, RecursionError):
+        return _evaluate_deep(root, env)
+
+
+def _operands(needed, env: dict, values: dict, depth: int) -> list:
+    """The values of `needed` (evaluated left to right, each distinct node once per call)."""
+    result = []
+    for child in needed:
+        key = id(child)
+        value = values.get(key, _MISSING)
+        if value is _MISSING:
+            grandchildren = child._needs(env)
+            if grandchildren:
+                if depth >= RECURSIVE_DEPTH:
+                    raise _TooDeep
+                value = child._combine(env, _operands(grandchildren, env, values, depth + 1))
+            else:
+                value = child._combine(env, ())
+            values[key] = value
+        result.append(value)
+    return result
+
+
+def _evaluate_deep(root: Expr, env: dict):
+    """`evaluate` with an explicit stack instead of recursion, for trees of any depth."""
     values: dict = {}                         # id(node) -> value, valid for this call only
     stack = [root]
     while stack:

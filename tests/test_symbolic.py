@@ -114,3 +114,44 @@ def test_replace_loads_keeps_shared_nodes_shared():
 def test_substitution_folds_the_constants_it_brings_in():
     expr = sx.Binary("*", sx.Sym("TILE"), TID)
     assert isinstance(sx.substitute(expr, {"TILE": sx.Const(1)}), sx.Sym)
+
+
+def _random_dag(rng, size):
+    """Random expressions over shared nodes, some of which have no value (loads, unbound names)."""
+    nodes = [TID, sx.Sym("n"), sx.Const(3), sx.Sym("k", default=sx.Const(2)), sx.Load("a", TID),
+             sx.Sym("unbound")]
+    for _ in range(size):
+        kind = rng.integers(4)
+        a, b, c = (nodes[i] for i in rng.integers(len(nodes), size=3))
+        if kind == 0:
+            nodes.append(sx.Binary(["+", "-", "*", "<"][rng.integers(4)], a, b))
+        elif kind == 1:
+            nodes.append(sx.Select(a, b, c))
+        elif kind == 2:
+            nodes.append(sx.Unary("-", a))
+        else:
+            nodes.append(sx.Call("max", (a, b)))
+    return nodes
+
+
+def _outcome(evaluate, expr, env):
+    try:
+        return np.asarray(evaluate(expr, env)).tolist()
+    except sx.Unevaluable as exc:
+        return type(exc).__name__, str(exc)
+
+
+def test_recursive_evaluation_agrees_with_the_explicit_stack_on_values_and_errors():
+    rng = np.random.default_rng(7)
+    env = {"threadIdx.x": np.arange(32, dtype=np.int64), "n": 5}
+    for _ in range(20):
+        for expr in _random_dag(rng, 60)[6:]:
+            assert _outcome(sx.evaluate, expr, env) == _outcome(sx._evaluate_deep, expr, env)
+
+
+def test_a_chain_just_past_the_recursion_depth_reports_its_innermost_error():
+    expr = sx.Binary("+", sx.Sym("unbound"), sx.Load("a", TID))
+    for _ in range(sx.RECURSIVE_DEPTH + 5):
+        expr = sx.Binary("+", expr, sx.Const(1))
+    with pytest.raises(sx.Unbound):
+        expr.evaluate({"threadIdx.x": 1})
