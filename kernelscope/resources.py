@@ -7,14 +7,10 @@ against ptxas is measured by benchmarks/bench_estimator.py (profiles/measured/es
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
-import hashlib
 import json
 import os
 import re
 import shutil
-import tempfile
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Iterable, Mapping, Optional
@@ -148,6 +144,9 @@ def _demangle_all(mangled: list[str]) -> list[str]:
 
 def _cxa_demangle(symbol: str) -> str:
     """libstdc++'s demangler, for machines with neither cu++filt nor c++filt."""
+    import ctypes
+    import ctypes.util
+
     library = ctypes.util.find_library("stdc++")
     if library is None:
         return symbol
@@ -299,6 +298,8 @@ def _define_items(defines) -> list[tuple]:
 
 
 def _cache_key(source_text, arch, defines, maxrregcount, filename, include_dirs, extra_options, nvcc) -> str:
+    import hashlib   # here and below: only the ptxas path needs these; `analyze --registers estimate` starts faster
+
     stat = os.stat(nvcc)
     material = json.dumps({
         "version": _CACHE_VERSION, "source": source_text, "arch": arch, "defines": _define_items(defines),
@@ -336,6 +337,8 @@ def _report(source_text, arch, defines, maxrregcount, filename, include_dirs, ex
 
 def _compile(nvcc, source_text, arch, defines, maxrregcount, filename, include_dirs, extra_options,
              timeout) -> str:
+    import tempfile
+
     with tempfile.TemporaryDirectory(prefix="kernelscope-ptxas-") as work:
         source = Path(work) / Path(filename).name
         source.write_text(source_text)
@@ -356,6 +359,8 @@ def _compile_error_message(filename: str, output: str) -> str:
 
 
 def _write_atomically(path: Path, text: str) -> None:
+    import tempfile
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
