@@ -40,19 +40,23 @@ def analyze(paths, output_format, output, arch, block, grid, args, defines, regi
     Exit status: 0 analysed, 1 analysed with error-severity findings, 2 usage or input error."""
     from kernelscope.analyze import analyze_path, document
     from kernelscope.frontend.discover import expand_paths
+    from kernelscope.gc_tuning import tuned_for_analysis
     from kernelscope.lint.config import SettingsResolver
 
     resolver = SettingsResolver(config_file=config_file)
     results = []
     chart_arch = None
-    for path in expand_paths(paths):
-        options = analysis_settings(arch, block, grid, args, defines, registers, configured=resolver.for_path(path),
-                                    dynamic_smem=dynamic_smem, preprocess=preprocess, types=parse_types(types))
-        _check_arch(options.arch)
-        chart_arch = chart_arch or options.arch
-        results.append(analyze_path(path, options))
-        TERMINAL.detail(f"analysed {path}: {len(results[-1].kernels)} kernel(s)")
-    write_output(_render(output_format, results, chart_arch or "sm_90", explain), output)
+    with tuned_for_analysis():
+        for path in expand_paths(paths):
+            options = analysis_settings(arch, block, grid, args, defines, registers,
+                                        configured=resolver.for_path(path), dynamic_smem=dynamic_smem,
+                                        preprocess=preprocess, types=parse_types(types))
+            _check_arch(options.arch)
+            chart_arch = chart_arch or options.arch
+            results.append(analyze_path(path, options))
+            TERMINAL.detail(f"analysed {path}: {len(results[-1].kernels)} kernel(s)")
+        report = _render(output_format, results, chart_arch or "sm_90", explain)
+    write_output(report, output)
     if output:
         TERMINAL.note(f"kernelscope: {output_format} report of {len(results)} file(s) written to {output}")
     sys.exit(1 if any(r.has_errors for r in results) else 0)
