@@ -129,11 +129,12 @@ class FileResult:
     errors: list
     kernels: list
     diagnostics: list
-    model: object = None
+    model: object = None                # the front end's FileModel
+    notes: list = field(default_factory=list)   # things worth knowing that are not errors
 
     def to_json(self) -> dict:
         return {"path": self.path, "errors": [e.to_json() for e in self.errors],
-                "notes": list(getattr(self.model, "notes", [])),
+                "notes": list(self.notes),
                 "kernels": [k.to_json() for k in self.kernels]}
 
     @property
@@ -166,12 +167,13 @@ def analyze_source(text: str, path: str = "<string>", options: Options | None = 
 
 def _analyze(text: str, path: str, options: Options) -> FileResult:
     model = parse_file(text, path, options.defines, options.arch, options.preprocess, options.types)
-    usages = _resource_usage(model, text, path, options)
+    notes = list(model.notes)           # the front end's, then the analyses' own
+    usages = _resource_usage(model, text, path, options, notes)
     results = [analyze_kernel(kernel, options, usages.get(kernel.name), path) for kernel in model.kernels]
     # what the front end could not model of a kernel is reported with the file's errors
     errors = list(model.errors) + [SourceError(k.line, k.column, f"{k.name}: {note}")
-                                   for k in model.kernels for note in getattr(k, "notes", [])]
-    result = FileResult(path, errors, results, [], model)
+                                   for k in model.kernels for note in k.notes]
+    result = FileResult(path, errors, results, [], model, notes)
     result.diagnostics = rules.check_file(result, options.enabled)
     return result
 
@@ -219,10 +221,10 @@ def _launch_results(kernel, options: Options, bindings: dict, main: KernelResult
     site) when the file launches the kernel with more than one; [] otherwise."""
     shapes = {}
     for site in kernel.launches:
-        block = _resolve_dims(getattr(site, "block_exprs", None), bindings) or site.block
+        block = _resolve_dims(site.block_exprs, bindings) or site.block
         if not block or _threads(block) > MAX_BLOCK_THREADS:
             continue
-        grid = _resolve_dims(getattr(site, "grid_exprs", None), bindings) or site.grid
+        grid = _resolve_dims(site.grid_exprs, bindings) or site.grid
         smem = site.dynamic_smem if site.dynamic_smem and 0 < site.dynamic_smem < 2**31 else 0
         shape = (tuple(block), tuple(grid) if grid and max(grid) <= MAX_GRID_DIM else None, smem)
         shapes.setdefault(shape, site)
@@ -258,10 +260,10 @@ def _launch_shape(kernel, options: Options, bindings: dict):
     source = "default"
     dynamic_smem = options.dynamic_smem
     for site in kernel.launches:
-        resolved = _resolve_dims(getattr(site, "block_exprs", None), bindings) or site.block
+        resolved = _resolve_dims(site.block_exprs, bindings) or site.block
         if resolved and _threads(resolved) <= MAX_BLOCK_THREADS:
             block, source = resolved, "launch"
-            grid = _resolve_dims(getattr(site, "grid_exprs", None), bindings) or site.grid
+            grid = _resolve_dims(site.grid_exprs, bindings) or site.grid
             if grid and any(g > MAX_GRID_DIM for g in grid):
                 grid = None
             if dynamic_smem is None and site.dynamic_smem and 0 < site.dynamic_smem < 2**31:
@@ -287,7 +289,7 @@ def _rejected_launches(kernel, bindings: dict) -> list:
     """Launch sites whose block has more threads than any GPU runs."""
     rejected = []
     for site in kernel.launches:
-        dims = _resolve_dims(getattr(site, "block_exprs", None), bindings) or site.block
+        dims = _resolve_dims(site.block_exprs, bindings) or site.block
         if dims and _threads(dims) > MAX_BLOCK_THREADS:
             rejected.append(RejectedLaunch(site.line, site.column, _threads(dims), MAX_BLOCK_THREADS))
     return rejected
@@ -302,7 +304,7 @@ def _resolve_dims(exprs, bindings):
     return tuple(values)
 
 
-def _resource_usage(model, text: str, path: str, options: Options) -> dict:
+def _resource_usage(model, text: str, path: str, options: Options, notes: list) -> dict:
     """Per-kernel ResourceUsage from ptxas (when asked and possible) or the estimator."""
     if not model.kernels:
         return {}
@@ -318,7 +320,7 @@ def _resource_usage(model, text: str, path: str, options: Options) -> dict:
         except Exception as exc:
             if mode == "ptxas":
                 raise
-            model.notes.append(f"ptxas failed, registers estimated: {str(exc).splitlines()[0][:200]}")
+            notes.append(f"ptxas failed, registers estimated: {str(exc).splitlines()[0][:200]}")
     usages = {}
     for kernel in model.kernels:
         usage = measured.get(kernel.name)

@@ -140,7 +140,7 @@ def _global_features(values: dict, accesses: list, kernel) -> None:
         values[f"share_{pattern}"] = (sum(1 for a in accesses if a.pattern == pattern) / count) if count else 0.0
     values["vector_width_max"] = max((a.elem_bytes for a in accesses), default=0)
     values["share_vector_accesses"] = (sum(1 for a in accesses if a.elem_bytes >= 8) / count) if count else 0.0
-    values["cached_loads"] = sum(1 for a in kernel.accesses if getattr(a, "cached", None))
+    values["cached_loads"] = sum(1 for a in kernel.accesses if a.cached)
 
 
 def _shared_features(values: dict, accesses: list, kernel) -> None:

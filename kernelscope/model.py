@@ -1,6 +1,8 @@
 """Plain records of what the front end finds in a CUDA file.
 
-Everything here is data: no parsing, no analysis. Index expressions are `kernelscope.symbolic.Expr`
+Everything here is data: no parsing, no analysis. The model is closed: every record declares all
+its fields (`slots=True`, so setting an undeclared one fails; the frozen records cannot be changed
+at all), the front end fills them, and later stages read them without patching them. Index expressions are `kernelscope.symbolic.Expr`
 trees over thread/block indices, parameters and loop variables; analyses evaluate them.
 Lines and columns are 1-based and refer to the original file (before macro expansion).
 """
@@ -34,7 +36,7 @@ class SourceError:
         return {"line": self.line, "column": self.column, "message": self.message}
 
 
-@dataclass
+@dataclass(slots=True)
 class Param:
     name: str
     type_name: str            # base type as written, without qualifiers: "float", "float4", "Particle"
@@ -45,7 +47,7 @@ class Param:
     line: int = 0
 
 
-@dataclass
+@dataclass(slots=True)
 class Loop:
     """A loop around some statements. `var` is None for loops without a recognisable induction variable."""
     kind: str                  # for | while | do
@@ -61,9 +63,11 @@ class Loop:
     thread_dependent: bool = False  # trip count differs between threads
     condition_depth: int = 0        # guarding conditions already open when the loop starts
     assigned: frozenset = frozenset()  # variables assigned anywhere in the loop (body and update)
+    step_op: Optional[str] = "+"    # how `step` applies: "+" adds it, "*" multiplies (i *= 2); None: no induction step
+    seq: int = 0
 
 
-@dataclass
+@dataclass(slots=True)
 class Condition:
     expr: Any                  # Expr of the condition as tested
     line: int
@@ -71,14 +75,14 @@ class Condition:
     exclusive: bool = False    # an if/else arm: a thread runs this arm or the other, never both
 
 
-@dataclass
+@dataclass(slots=True)
 class Context:
     """Where a statement sits: the loops around it (outermost first) and the conditions guarding it."""
     loops: tuple = ()
     conditions: tuple = ()
 
 
-@dataclass
+@dataclass(slots=True)
 class Access:
     array: str                 # the base allocation: a parameter, shared array, local array or constant
     space: str                 # global | shared | local | constant
@@ -92,6 +96,9 @@ class Access:
     stride_hint_bytes: Optional[int] = None  # size of one array element (struct size for AoS)
     in_function: Optional[str] = None        # device helper the access was inlined from
     hoisted_loops: int = 0     # innermost loops the compiler lifts this load out of (see frontend.hoisting)
+    cached: Optional[str] = None  # the intrinsic (__ldg, __ldcs, ...) that reads through the read-only path
+    stored: Any = None         # Expr of the value a plain store writes (the sync analysis asks if it is uniform)
+    seq: int = 0               # position in walk order, inlined helpers included
 
     @property
     def weight_context(self) -> Context:
@@ -102,7 +109,7 @@ class Access:
         return Context(self.context.loops[:len(self.context.loops) - self.hoisted_loops], self.context.conditions)
 
 
-@dataclass
+@dataclass(slots=True)
 class Barrier:
     kind: str                  # syncthreads | syncthreads_count | syncthreads_and | syncthreads_or | syncwarp | grid_sync
                                # | tile_sync (a tiled_partition<N <= 32>; mask: its lanes) | cg_sync (group unknown)
@@ -110,9 +117,10 @@ class Barrier:
     column: int
     context: Context = field(default_factory=Context)
     mask: Any = None
+    seq: int = 0
 
 
-@dataclass
+@dataclass(slots=True)
 class Branch:
     condition: Any             # Expr
     line: int
@@ -120,22 +128,24 @@ class Branch:
     context: Context = field(default_factory=Context)
     kind: str = "if"           # if | ternary | switch | loop | return
     has_else: bool = False
+    seq: int = 0
 
 
 # Memory fences: calls that order memory like a barrier does, for the threads' own accesses.
 FENCES = frozenset({"__threadfence", "__threadfence_block", "__threadfence_system"})
 
 
-@dataclass
+@dataclass(slots=True)
 class Call:
     name: str
     line: int
     column: int
     args: tuple = ()
     context: Context = field(default_factory=Context)
+    seq: int = 0
 
 
-@dataclass
+@dataclass(slots=True)
 class Arith:
     """One floating-point operation site. `flops` counts an FMA as 2."""
     op: str                    # add | mul | fma | div | sqrt | special
@@ -143,9 +153,10 @@ class Arith:
     flops: int
     line: int
     context: Context = field(default_factory=Context)
+    seq: int = 0
 
 
-@dataclass
+@dataclass(slots=True)
 class SharedArray:
     name: str
     elem_bytes: int
@@ -163,7 +174,7 @@ class SharedArray:
         return total
 
 
-@dataclass
+@dataclass(slots=True)
 class LaunchSite:
     kernel: str
     line: int
@@ -176,9 +187,11 @@ class LaunchSite:
     block_text: str = ""
     host_bindings: dict = field(default_factory=dict)    # the host template's parameters -> types
     argument_types: list = field(default_factory=list)   # declared type of each launch argument
+    grid_exprs: Any = None     # [Expr x3] of the grid as written (None when it cannot be read)
+    block_exprs: Any = None    # likewise for the block
 
 
-@dataclass
+@dataclass(slots=True)
 class Kernel:
     name: str
     line: int
@@ -207,9 +220,10 @@ class Kernel:
     shared_memory_opt_in: Optional[bool] = None   # cudaFuncSetAttribute(k, ...MaxDynamicSharedMemorySize) seen;
                                                   # False when the file launches k without it
     end_line: int = 0
+    notes: list = field(default_factory=list)     # what the analyses could not follow in it (KS902)
 
 
-@dataclass
+@dataclass(slots=True)
 class FileModel:
     path: str
     kernels: list = field(default_factory=list)

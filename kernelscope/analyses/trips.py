@@ -35,7 +35,7 @@ def trip_count(loop, env: dict, slots: int, active: np.ndarray):
     if not np.any(active):
         return 0.0
     start, bound, step = start[active], bound[active], step[active]
-    op = getattr(loop, "step_op", "+")
+    op = loop.step_op
     if op == "+":
         counts = _arithmetic_counts(start, bound, step, loop.compare)
     else:
@@ -108,7 +108,7 @@ def _loop_values(loop, env: dict, slots: int, active: np.ndarray):
     if start.size == 0 or not (np.all(start == start[0]) and np.all(bound == bound[0]) and np.all(step == step[0])):
         return None
     value, limit, amount = int(start[0]), int(bound[0]), int(step[0])
-    op = getattr(loop, "step_op", "+")
+    op = loop.step_op
     tests = {"<": lambda v: v < limit, "<=": lambda v: v <= limit, ">": lambda v: v > limit,
              ">=": lambda v: v >= limit, "!=": lambda v: v != limit}
     test = tests.get(loop.compare)

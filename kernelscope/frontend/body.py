@@ -423,9 +423,6 @@ class Walker:
             recording, self.record = self.record, False
             self.expression(update_node)
             self.record = recording
-        # each loop-carried variable's value at the end of an iteration, in terms of its value at the start
-        loop.updates = {name: self.env[name].expr for name in sorted(assigned)
-                        if name in self.env and self.env[name].pointer is None}
         self.loops.pop()
 
     def _loop_step(self, update_node, var):
@@ -1302,7 +1299,7 @@ def _offset_from(node, var, walker: Walker):
 def _exit_value(loop: Loop):
     """The induction variable's value once a counting-up loop ends: start + step * trips, where trips is
     ceil((bound - start) / step) and never negative. None for any other loop shape."""
-    if loop.start is None or loop.bound is None or loop.step is None or getattr(loop, "step_op", None) != "+":
+    if loop.start is None or loop.bound is None or loop.step is None or loop.step_op != "+":
         return None
     constant_step = sx.try_constant(loop.step)
     if loop.compare not in ("<", "<=") or constant_step is not None and constant_step <= 0:

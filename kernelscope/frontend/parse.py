@@ -501,7 +501,6 @@ def _kernel(unit: FileUnit, node, launch_bounds, instantiations: dict, launches:
     kernel.uses_shuffle = "shuffle" in scope.flags
     kernel.uses_cooperative_groups = "cooperative_groups" in scope.flags or "cg::" in _text(node)
     kernel.uses_inline_asm = "inline_asm" in scope.flags
-    kernel.dynamic_parallelism = "dynamic_parallelism" in scope.flags
     kernel.notes = scope.notes
     return kernel
 

@@ -97,7 +97,7 @@ def trip_factor(loop, known: dict | None = None) -> tuple[float, Core | None, bo
     `known`: values of launch-shape names (blockDim.x, gridDim.x) to write as numbers.
     core None: no readable form (a while loop, a data-dependent bound)."""
     if loop is None or loop.var is None or loop.start is None or loop.bound is None or loop.step is None \
-            or getattr(loop, "step_op", "+") != "+":
+            or loop.step_op != "+":
         return 1.0, None, False
     start, bound, step = (_known(part, known) for part in (loop.start, loop.bound, loop.step))
     compare = loop.compare

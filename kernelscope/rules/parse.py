@@ -71,7 +71,7 @@ class UnsupportedConstruct(Rule):
     @classmethod
     def check(cls, facts):
         for kernel in facts.model.kernels:
-            for note in getattr(kernel, "notes", []):
+            for note in kernel.notes:
                 yield cls.finding(facts.path, kernel.line, kernel.column, note, kernel.name)
 
 

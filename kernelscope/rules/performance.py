@@ -135,7 +135,7 @@ class UncachedReadonly(Rule):
             if not param.is_pointer or (param.is_const and param.is_restrict):
                 continue
             accesses = [a for a in kernel.accesses if a.array == param.name and a.space == "global"]
-            if not accesses or any(a.op != "load" for a in accesses) or any(getattr(a, "cached", None) for a in accesses):
+            if not accesses or any(a.op != "load" for a in accesses) or any(a.cached for a in accesses):
                 continue
             reused = [a for a in accesses if a.context.loops]
             if reused:
