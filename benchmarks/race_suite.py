@@ -77,6 +77,7 @@ def race_findings(entry: dict, bound: bool) -> dict:
     """memory -> source lines the race rules report (both accesses of each race)."""
     from kernelscope.analyses import sync
     from kernelscope.frontend import parse_file
+    from kernelscope.rules import sync as sync_rules
 
     path = ROOT / entry["file"]
     kernel = next(k for k in parse_file(path.read_text(), str(path)).kernels if k.name == entry["kernel"])
@@ -85,7 +86,7 @@ def race_findings(entry: dict, bound: bool) -> dict:
         bindings = {p.name: a["value"] for p, a in zip(kernel.params, entry["args"]) if "scalar" in a}
     result = sync.analyze(kernel, tuple(entry["block"]), bindings, grid=tuple(entry["grid"]) if bound else None)
     found: dict = {}
-    for diagnostic in sync.diagnostics(result, kernel, entry["file"]):
+    for diagnostic in sync_rules.findings(result, kernel, entry["file"]):
         for memory, rules in RULES_OF_MEMORY.items():
             if diagnostic.rule in rules:
                 lines = found.setdefault(memory, set())

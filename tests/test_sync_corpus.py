@@ -18,6 +18,7 @@ import pytest
 
 from kernelscope.analyses import sync
 from kernelscope.frontend import parse_file
+from kernelscope.rules import sync as sync_rules
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "kernels" / "sync"
@@ -62,7 +63,7 @@ def findings(entry: dict, bound: bool = True) -> dict:
     kernel = load_kernel(entry)
     result = sync.analyze(kernel, tuple(entry["block"]), bindings_of(entry, kernel) if bound else {})
     found: dict = {}
-    for diagnostic in sync.diagnostics(result, kernel, entry["file"]):
+    for diagnostic in sync_rules.findings(result, kernel, entry["file"]):
         bug = BUG_OF_RULE.get(diagnostic.rule)
         if bug:
             found.setdefault(bug, set()).add(diagnostic.line)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from kernelscope.analyses import sync
 from kernelscope.frontend import parse_file
+from kernelscope.rules import sync as sync_rules
 
 CG = "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
 
@@ -21,7 +22,7 @@ def findings(body: str, block=(128, 1, 1), grid=None, bindings=None, prefix: str
              params: str = "const float* x, float* y, int n", block_assumed: bool = False) -> list:
     kernel = kernel_of(body, params, prefix)
     result = sync.analyze(kernel, block, bindings or {}, grid=grid, block_assumed=block_assumed)
-    return [(d.rule, d.line) for d in sync.diagnostics(result, kernel, "k.cu")]
+    return [(d.rule, d.line) for d in sync_rules.findings(result, kernel, "k.cu")]
 
 
 def rules(body: str, **kwargs) -> set:
@@ -190,7 +191,7 @@ __syncwarp();
 y[threadIdx.x] = last;"""
     kernel = kernel_of(body)
     result = sync.analyze(kernel, (32, 1, 1), {})
-    found = [d for d in sync.diagnostics(result, kernel, "k.cu") if d.rule in ("KS202", "KS207")]
+    found = [d for d in sync_rules.findings(result, kernel, "k.cu") if d.rule in ("KS202", "KS207")]
     assert [(d.rule, d.severity, d.line) for d in found] == [("KS202", "error", 4)]
     assert "no barrier can order them" in found[0].message and "__syncwarp" not in found[0].message.split(":")[1][:40]
     one_lane = body.replace("last = x", "if (threadIdx.x == 0) last = x")

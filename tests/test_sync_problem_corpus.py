@@ -19,6 +19,7 @@ import pytest
 
 from kernelscope.analyses import sync
 from kernelscope.frontend import parse_file
+from kernelscope.rules import sync as sync_rules
 
 pytestmark = pytest.mark.slow   # about 15 s: 112 analyses, some of 20 000 threads
 
@@ -49,7 +50,7 @@ def analyze(entry: dict, source: str, with_launch: bool):
     bindings = {name: value for name, value in entry["bindings"].items() if isinstance(value, (int, float))}
     result = sync.analyze(kernel, tuple(entry["block"]), bindings if with_launch else {},
                           grid=tuple(entry["grid"]) if with_launch else None)
-    return sync.diagnostics(result, kernel, entry["file"])
+    return sync_rules.findings(result, kernel, entry["file"])
 
 
 def test_every_synchronizing_implementation_was_sanitized_clean():

@@ -9,6 +9,7 @@ import pytest
 from kernelscope import symbolic as sx
 from kernelscope.analyses import sync, uniformity
 from kernelscope.frontend import parse_file
+from kernelscope.rules import sync as sync_rules
 
 
 def kernel_of(body: str, params: str = "const float* in, float* out, int n"):
@@ -21,7 +22,7 @@ def kernel_of(body: str, params: str = "const float* in, float* out, int n"):
 def rules(body: str, block=(128, 1, 1), bindings=None, params: str = "const float* in, float* out, int n"):
     kernel = kernel_of(body, params)
     result = sync.analyze(kernel, block, bindings or {})
-    return [(d.rule, d.line) for d in sync.diagnostics(result, kernel, "k.cu")]
+    return [(d.rule, d.line) for d in sync_rules.findings(result, kernel, "k.cu")]
 
 
 def codes(body: str, **kwargs) -> set:
@@ -276,7 +277,7 @@ def test_full_mask_in_a_partial_last_warp_is_fine():
 
 def test_threadfence_is_reported_as_information():
     kernel = kernel_of("out[blockIdx.x] = in[0];\n__threadfence();")
-    found = sync.diagnostics(sync.analyze(kernel, (32, 1, 1)), kernel, "k.cu")
+    found = sync_rules.findings(sync.analyze(kernel, (32, 1, 1)), kernel, "k.cu")
     assert [(d.rule, d.severity) for d in found] == [("KS208", "info")]
 
 
@@ -294,9 +295,12 @@ def test_json_has_the_contract_keys():
     assert document["atomics"] == 1 and document["atomic_details"]["same_address_contention"] == 1
 
 
-def test_every_rule_has_a_name_and_severity():
-    assert set(sync.RULES) == {f"KS20{k}" for k in range(1, 10)}
-    assert {severity for _, severity in sync.RULES.values()} <= {"info", "warning", "error"}
+def test_every_sync_rule_checks_its_own_findings():
+    from kernelscope import rules
+
+    family = rules.matching("KS2")
+    assert [r.code for r in family] == [f"KS20{k}" for k in range(1, 10)]
+    assert all(r.has_check for r in family)
 
 
 # -- uniformity -----------------------------------------------------------------------------------

@@ -43,7 +43,7 @@ import numpy as np
 
 from kernelscope import symbolic as sx
 from kernelscope.analyses.uniformity import EVALUATION_ERRORS, WARP_SIZE, ThreadSpace, per_thread, thread_space, truth
-from kernelscope.model import FENCES, Diagnostic
+from kernelscope.model import FENCES
 
 BLOCK_BARRIERS = frozenset({"syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or", "cg_sync"})
 GRID_BARRIER = "grid_sync"
@@ -60,17 +60,6 @@ MAX_STEPS = 20000        # trace length cap per block
 MAX_PAIRS = 4_000_000    # thread pairs compared per access pair
 MAX_NOTES = 20           # reasons the result is approximate, kept for the JSON
 
-RULES = {
-    "KS201": ("divergent-barrier", "error"),
-    "KS202": ("shared-memory-race", "error"),
-    "KS203": ("redundant-barrier", "info"),
-    "KS204": ("atomic-contention", "warning"),
-    "KS205": ("shuffle-mask-mismatch", "error"),
-    "KS206": ("return-before-barrier", "error"),
-    "KS207": ("missing-syncwarp", "warning"),
-    "KS208": ("threadfence", "info"),
-    "KS209": ("global-memory-race", "error"),
-}
 
 
 # ------------------------------------------------------------------------------------------ results
@@ -1194,48 +1183,3 @@ def analyze(kernel, block=(256, 1, 1), bindings: dict | None = None, grid=None,
         exact=not found.inexact,
         notes=tuple(found.inexact),
     )
-
-
-def _one_race_per_access(races) -> list:
-    """A racing access is reported once, against its nearest earlier partner."""
-    chosen: dict = {}
-    for race in races:
-        key = (race.array, race.second_line)
-        if key not in chosen or race.first_line > chosen[key].first_line:
-            chosen[key] = race
-    return list(chosen.values())
-
-
-def diagnostics(result: SyncResult, kernel, path: str) -> list[Diagnostic]:
-    """The lint findings of one kernel's synchronization analysis."""
-    name = kernel.name
-    out: list[Diagnostic] = []
-
-    def emit(code, line, column, message, related=()):
-        severity = RULES[code][1]
-        out.append(Diagnostic(code, severity, path, line, column, message, name, related=related))
-
-    for d in result.divergent_barriers:
-        emit("KS201", d.line, d.column, f"barrier is divergent: {d.reason}")
-    for r in _one_race_per_access(result.shared_races):
-        code = "KS207" if r.scope == "warp" and not r.one_store else "KS202"
-        emit(code, r.second_line, r.second_column, r.message,
-             related=((r.first_line, r.first_column, "the other access"),))
-    for r in _one_race_per_access(result.global_races):
-        emit("KS209", r.second_line, r.second_column, r.message,
-             related=((r.first_line, r.first_column, "the other access"),))
-    for r in result.returns_before_barrier:
-        emit("KS206", r.line, r.column, r.message, related=((r.barrier_line, 1, "the barrier"),))
-    for m in result.mask_mismatches:
-        emit("KS205", m.line, m.column, m.message)
-    for c in result.contention:
-        where = " inside a loop" if c.in_loop else ""
-        emit("KS204", c.line, c.column, f"up to {c.lanes} lanes of a warp update the same address of {c.array} "
-             f"in one atomic{where}; reduce within the warp first (shuffles) and issue one atomic per warp")
-    for s in result.redundant_barriers:
-        emit("KS203", s.line, s.column, f"{s.name}() orders no shared or global access between threads; "
-             "it can be removed")
-    for s in result.fences:
-        emit("KS208", s.line, s.column, f"{s.name}() orders this thread's memory writes for other threads; "
-             "it does not synchronize and is only needed when other blocks read these writes")
-    return sorted(out, key=lambda d: (d.line, d.column, d.rule))

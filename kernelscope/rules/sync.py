@@ -39,6 +39,11 @@ class DivergentBarrier(Rule):
     name = "divergent-barrier"
     severity = "error"
 
+    @classmethod
+    def check(cls, facts):
+        for d in _sync(facts).divergent_barriers:
+            yield cls.finding(facts.path, d.line, d.column, f"barrier is divergent: {d.reason}", facts.kernel.name)
+
 
 class SharedMemoryRace(Rule):
     """## What it does
@@ -73,6 +78,10 @@ class SharedMemoryRace(Rule):
     name = "shared-memory-race"
     severity = "error"
 
+    @classmethod
+    def check(cls, facts):
+        return _races(cls, facts, _sync(facts).shared_races, lambda r: not (r.scope == "warp" and not r.one_store))
+
 
 class RedundantBarrier(Rule):
     """## What it does
@@ -104,6 +113,12 @@ class RedundantBarrier(Rule):
     code = "KS203"
     name = "redundant-barrier"
     severity = "info"
+
+    @classmethod
+    def check(cls, facts):
+        for s in _sync(facts).redundant_barriers:
+            yield cls.finding(facts.path, s.line, s.column, f"{s.name}() orders no shared or global access between "
+                              "threads; it can be removed", facts.kernel.name)
 
 
 class AtomicContention(Rule):
@@ -137,6 +152,15 @@ class AtomicContention(Rule):
     code = "KS204"
     name = "atomic-contention"
     severity = "warning"
+
+    @classmethod
+    def check(cls, facts):
+        for c in _sync(facts).contention:
+            where = " inside a loop" if c.in_loop else ""
+            yield cls.finding(facts.path, c.line, c.column,
+                              f"up to {c.lanes} lanes of a warp update the same address of {c.array} in one atomic"
+                              f"{where}; reduce within the warp first (shuffles) and issue one atomic per warp",
+                              facts.kernel.name)
 
 
 class ShuffleMaskMismatch(Rule):
@@ -179,6 +203,11 @@ class ShuffleMaskMismatch(Rule):
     name = "shuffle-mask-mismatch"
     severity = "error"
 
+    @classmethod
+    def check(cls, facts):
+        for m in _sync(facts).mask_mismatches:
+            yield cls.finding(facts.path, m.line, m.column, m.message, facts.kernel.name)
+
 
 class ReturnBeforeBarrier(Rule):
     """## What it does
@@ -217,6 +246,12 @@ class ReturnBeforeBarrier(Rule):
     name = "return-before-barrier"
     severity = "error"
 
+    @classmethod
+    def check(cls, facts):
+        for r in _sync(facts).returns_before_barrier:
+            yield cls.finding(facts.path, r.line, r.column, r.message, facts.kernel.name,
+                              related=((r.barrier_line, 1, "the barrier"),))
+
 
 class MissingSyncwarp(Rule):
     """## What it does
@@ -252,6 +287,11 @@ class MissingSyncwarp(Rule):
     name = "missing-syncwarp"
     severity = "warning"
 
+    @classmethod
+    def check(cls, facts):
+        # lanes of one warp only, and not a store every lane makes to one address (KS202 reports that)
+        return _races(cls, facts, _sync(facts).shared_races, lambda r: r.scope == "warp" and not r.one_store)
+
 
 class Threadfence(Rule):
     """## What it does
@@ -285,6 +325,13 @@ class Threadfence(Rule):
     code = "KS208"
     name = "threadfence"
     severity = "info"
+
+    @classmethod
+    def check(cls, facts):
+        for s in _sync(facts).fences:
+            yield cls.finding(facts.path, s.line, s.column, f"{s.name}() orders this thread's memory writes for other "
+                              "threads; it does not synchronize and is only needed when other blocks read these writes",
+                              facts.kernel.name)
 
 
 class GlobalMemoryRace(Rule):
@@ -322,3 +369,49 @@ class GlobalMemoryRace(Rule):
     code = "KS209"
     name = "global-memory-race"
     severity = "error"
+
+    @classmethod
+    def check(cls, facts):
+        return _races(cls, facts, _sync(facts).global_races, lambda r: True)
+
+
+_NO_SYNC = None
+
+
+def _sync(facts):
+    """The kernel's SyncResult; an empty one when the analysis did not run."""
+    global _NO_SYNC
+    if facts.sync is not None:
+        return facts.sync
+    if _NO_SYNC is None:
+        from kernelscope.analyses.sync import SyncResult
+        _NO_SYNC = SyncResult(barriers=0)
+    return _NO_SYNC
+
+
+def _races(rule, facts, races, reported_here):
+    """A racing access is reported once, against its nearest earlier partner."""
+    chosen: dict = {}
+    for race in races:
+        key = (race.array, race.second_line)
+        if key not in chosen or race.first_line > chosen[key].first_line:
+            chosen[key] = race
+    for race in chosen.values():
+        if reported_here(race):
+            yield rule.finding(facts.path, race.second_line, race.second_column, race.message, facts.kernel.name,
+                               related=((race.first_line, race.first_column, "the other access"),))
+
+
+def findings(result, kernel, path: str) -> list:
+    """Every KS2xx finding of one kernel's SyncResult, sorted by position, then code (for callers that
+    run the synchronization analysis alone: its tests and benchmarks/race_suite.py)."""
+    from types import SimpleNamespace
+
+    facts = SimpleNamespace(sync=result, kernel=kernel, path=path)
+    found = [d for rule in _family() for d in rule.check(facts)]
+    return sorted(found, key=lambda d: (d.line, d.column, d.rule))
+
+
+def _family() -> list:
+    return sorted((v for v in globals().values() if isinstance(v, type) and issubclass(v, Rule) and v is not Rule),
+                  key=lambda rule: rule.code)
