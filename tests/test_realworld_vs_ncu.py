@@ -106,3 +106,30 @@ def test_a_launch_over_48_kb_without_the_opt_in_gets_0_blocks_and_an_error():
     assert opted_in.kernel.shared_memory_opt_in is True
     assert opted_in.occupancy.active_blocks_per_sm > 0
     assert "KS303" not in {d.rule for d in opted_in.diagnostics}
+
+
+def test_the_committed_csv_is_what_the_script_makes_of_the_raw_counters(tmp_path):
+    sys.path.insert(0, str(ROOT / "benchmarks" / "gpu"))
+    try:
+        import measure_realworld
+    finally:
+        sys.path.pop(0)
+    raw = ROOT / "profiles" / "measured" / "raw"
+    out = tmp_path / "realworld.csv"
+    measure_realworld.convert(raw / "realworld_h200_ncu.csv", raw / "realworld_oracle.csv", out,
+                              measure_realworld.load_manifest())
+    assert out.read_text() == MEASURED.read_text()
+
+
+@pytest.mark.parametrize("launch_id", ["gemm", "atax_kernel1", "mvt_kernel1", "syrk", "interleave_aos",
+                                       "interleave_soa", "mriq_ComputeQ", "transposeNaive_2048"])
+def test_requests_per_warp_equal_ncus_where_the_compiler_keeps_values_in_registers(launch_id):
+    """gemm's c[i * NJ + j] and atax's tmp[i] load once, not once per iteration (the loop only
+    stores to them); interleave's dest fields load once although the loop stores the other fields,
+    while src reloads after every store through dest (it may alias)."""
+    entry, row = manifest()[launch_id], measured()[launch_id]
+    warps = math.prod(entry["grid"]) * -(-math.prod(entry["block"]) // 32)
+    for op, key in (("load", "ld"), ("store", "st")):
+        predicted = sum(a.exec_weight * a.requests_per_block for a in prediction(launch_id).memory.accesses
+                        if a.space == "global" and a.op == op) / -(-math.prod(entry["block"]) // 32)
+        assert predicted == pytest.approx(int(row[f"{key}_requests"]) / warps, rel=0.01), op
