@@ -309,19 +309,41 @@ def evaluate(root: Expr, env: dict):
 
 
 def _operands(needed, env: dict, values: dict, depth: int) -> list:
-    """The values of `needed` (evaluated left to right, each distinct node once per call)."""
+    """The values of `needed` (evaluated left to right, each distinct node once per call).
+    Constants, names and binary operators, nearly every node, are evaluated inline: what their
+    `_needs` and `_combine` would do, without the two method calls."""
     result = []
     for child in needed:
+        kind = type(child)
+        if kind is Const:
+            result.append(child.value)
+            continue
+        if kind is Sym:
+            value = env.get(child.name, _MISSING)
+            if value is not _MISSING:
+                result.append(value)
+                continue
+            if child.default is None:
+                raise Unbound(child.name)
         key = id(child)
         value = values.get(key, _MISSING)
         if value is _MISSING:
-            grandchildren = child._needs(env)
-            if grandchildren:
+            if kind is Binary:
+                apply = child._apply
+                if apply is None:
+                    raise Unevaluable(f"operator {child.op}")
                 if depth >= RECURSIVE_DEPTH:
                     raise _TooDeep
-                value = child._combine(env, _operands(grandchildren, env, values, depth + 1))
+                left, right = _operands((child.left, child.right), env, values, depth + 1)
+                value = apply(left, right)
             else:
-                value = child._combine(env, ())
+                grandchildren = child._needs(env)
+                if grandchildren:
+                    if depth >= RECURSIVE_DEPTH:
+                        raise _TooDeep
+                    value = child._combine(env, _operands(grandchildren, env, values, depth + 1))
+                else:
+                    value = child._combine(env, ())
             values[key] = value
         result.append(value)
     return result
