@@ -406,7 +406,7 @@ class BlockRun:
         size = self.space.size
         start = _value(loop.start, env) if loop.var is not None and loop.start is not None else None
         step = _value(loop.step, env) if loop.step is not None else None
-        operator = getattr(loop, "step_op", None) or "+"
+        operator = loop.step_op or "+"
         if start is None or step is None:
             return None, False
         inner = dict(env)
@@ -954,7 +954,7 @@ def _block_name(index) -> str:
 
 
 def _walk_position(record) -> tuple:
-    return (getattr(record, "seq", None) or 0, record.line, record.column)
+    return (record.seq, record.line, record.column)
 
 
 def _most_lanes_on_one_address(addresses: np.ndarray, mask: np.ndarray, space: ThreadSpace) -> int:
@@ -1024,7 +1024,7 @@ def _conjuncts(expr) -> list:
 def _stores_uniform_value(access, across_blocks: bool = False) -> bool:
     """A plain store of one value for every thread of the block (of the grid, `across_blocks`):
     its writers agree, so their overlap is benign."""
-    value = getattr(access, "stored", None)
+    value = access.stored
     if access.op != "store" or value is None or value.thread_dependent:
         return False
     if not across_blocks:
@@ -1126,7 +1126,7 @@ def analyze(kernel, block=(256, 1, 1), bindings: dict | None = None, grid=None,
         return SyncResult(barriers=0, divergent_barriers=(), shared_races=(), returns_before_barrier=(),
                           redundant_barriers=(), mask_mismatches=(), atomic_count=0, atomics_in_loops=0,
                           contention=(), fences=(), exact=True, notes=())
-    bindings = {**getattr(kernel, "template_bindings", {}), **(bindings or {})}
+    bindings = {**kernel.template_bindings, **(bindings or {})}
     if grid is not None:
         bindings.update({f"gridDim.{axis}": int(size) for axis, size in zip("xyz", tuple(grid) + (1, 1))})
     space = thread_space(block)
