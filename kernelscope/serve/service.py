@@ -33,17 +33,26 @@ class TimedOut(KernelscopeError):
     """The request's samples were not all scored within the deadline (HTTP 504)."""
 
 
+class SampleFailed(KernelscopeError):
+    """A sample of the request could not be scored within its limits (HTTP 422): it gets no score."""
+
+
 class RewardService:
     """`score(payload)` -> {"rewards", "scores", "extra_logs"} for OpenRLHF's remote reward protocol.
 
     `reward_fn(queries, prompts, labels)` is OpenRLHF's reward function shape (the RL layer's
-    `reward_func` by default); it is called with one sample at a time.
+    `reward_func` by default); it is called with one sample at a time, from `workers` threads (a
+    `SandboxedReward` runs each in a worker process that is stopped at the sample's limits).
+    `labels`, when given, is a `LabelPolicy`: every label must name a problem of its corpus, and the
+    reward function gets that problem's spec path instead of the client's text.
     """
 
-    def __init__(self, reward_fn, *, workers: int = 4, queue_size: int = 256, timeout_s: float = 600.0):
+    def __init__(self, reward_fn, *, workers: int = 4, queue_size: int = 256, timeout_s: float = 600.0,
+                 labels=None):
         if workers < 1 or queue_size < 1 or timeout_s <= 0:
             raise ValueError("workers and queue_size must be positive, timeout_s above zero")
         self.reward_fn = reward_fn
+        self.labels = labels
         self.workers = workers
         self.queue_size = queue_size
         self.timeout_s = timeout_s
@@ -55,12 +64,17 @@ class RewardService:
 
     def status(self) -> dict:
         with self._lock:
-            return {"workers": self.workers, "queue_size": self.queue_size, "queued": self._queued,
-                    "running": self._running, "served": self.served, "refused": self.refused,
-                    "timed_out": self.timed_out, "timeout_s": self.timeout_s}
+            status = {"workers": self.workers, "queue_size": self.queue_size, "queued": self._queued,
+                      "running": self._running, "served": self.served, "refused": self.refused,
+                      "timed_out": self.timed_out, "timeout_s": self.timeout_s}
+        if hasattr(self.reward_fn, "status"):
+            status.update(self.reward_fn.status())
+        return status
 
     def score(self, payload) -> dict:
         queries, prompts, labels = parse_payload(payload)
+        if self.labels is not None:
+            labels = self.labels.resolve_all(labels)
         started = time.monotonic()
         futures = self._admit(queries, prompts, labels)
         done, not_done = wait(futures, timeout=self.timeout_s - (time.monotonic() - started))
@@ -71,10 +85,12 @@ class RewardService:
             raise TimedOut(f"timed out after {self.timeout_s:g} s with {len(done)} of {len(futures)} samples scored")
         with self._lock:
             self.served += 1
-        return merge([future.result() for future in futures])
+        return merge([_result(index, len(futures), future) for index, future in enumerate(futures)])
 
     def close(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)
+        if hasattr(self.reward_fn, "close"):
+            self.reward_fn.close()
 
     def _admit(self, queries, prompts, labels) -> list:
         count = len(queries)
@@ -105,6 +121,15 @@ class RewardService:
         cancelled = sum(1 for future in futures if future.cancel())
         with self._lock:
             self._queued -= cancelled
+
+
+def _result(index: int, count: int, future) -> dict:
+    from kernelscope.serve.sandbox import SampleRejected
+
+    try:
+        return future.result()
+    except SampleRejected as exc:
+        raise SampleFailed(f"sample {index} of {count} has no score: {exc}") from None
 
 
 def parse_payload(payload) -> tuple[list, list, list]:
