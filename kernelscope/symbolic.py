@@ -11,6 +11,8 @@ the first iteration. An environment may override them (to look at later iteratio
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 THREAD_SYMBOLS = frozenset({"threadIdx.x", "threadIdx.y", "threadIdx.z", "%laneid", "%warpid"})
@@ -43,8 +45,10 @@ class Expr:
     node once (memoised per node, or per call for evaluation) and iterates instead of recursing, so
     neither repeated subexpressions nor long chains of statements cost more than linear time."""
     # memo slots filled on first use (see _fold; analyses.threads keeps whether stand-in values for
-    # unbound scalars decide a condition); kept on the node because trees never change
-    __slots__ = ("_free_names", "_symbols", "_carried", "_has_load", "_opaque", "_decided_by_stand_ins")
+    # unbound scalars decide a condition); kept on the node because trees never change. `_weight`
+    # is set by every constructor.
+    __slots__ = ("_free_names", "_symbols", "_carried", "_has_load", "_opaque", "_decided_by_stand_ins",
+                 "_weight")
 
     def children(self) -> tuple:
         """The operand nodes (a loop variable's default counts as one)."""
@@ -60,6 +64,11 @@ class Expr:
 
     def _combine(self, env, values):
         raise NotImplementedError
+
+    def _small(self, env):
+        """Plain recursive evaluation, for trees too small for repetition or depth to matter (the
+        common case, so the node types below specialise it)."""
+        return self._combine(env, [child._small(env) for child in self._needs(env)])
 
     def symbols(self) -> frozenset:
         """Every free name the value depends on (loop variables' defaults included)."""
@@ -89,8 +98,12 @@ class Const(Expr):
 
     def __init__(self, value):
         self.value = value
+        self._weight = 1
 
     def _combine(self, env, values):
+        return self.value
+
+    def _small(self, env):
         return self.value
 
     def __str__(self):
@@ -111,6 +124,7 @@ class Sym(Expr):
         self.name = name
         self.default = default
         self.varying = varying      # set for variables updated with thread-dependent values in loops
+        self._weight = 1 if default is None else _weight_over((default,))
 
     def children(self):
         return () if self.default is None else (self.default,)
@@ -126,6 +140,14 @@ class Sym(Expr):
         value = env.get(self.name, _MISSING)
         return value if value is not _MISSING else values[0]
 
+    def _small(self, env):
+        value = env.get(self.name, _MISSING)
+        if value is not _MISSING:
+            return value
+        if self.default is not None:
+            return self.default._small(env)
+        raise Unbound(self.name)
+
     def __str__(self):
         return self.name
 
@@ -138,6 +160,7 @@ class Load(Expr):
     def __init__(self, array: str, index: Expr):
         self.array = array
         self.index = index
+        self._weight = _weight_over((index,))
 
     def children(self):
         return (self.index,)
@@ -158,6 +181,7 @@ class Opaque(Expr):
         self.text = text
         self.operands = tuple(operands)
         self.thread_varying = thread_varying
+        self._weight = _weight_over(self.operands)
 
     def children(self):
         return self.operands
@@ -195,6 +219,7 @@ class Binary(Expr):
         self.left = left
         self.right = right
         self._apply = _BINARY.get(op)   # looked up once: trees are evaluated many times
+        self._weight = min(left._weight + right._weight + 1, _WEIGHT_CAP)
 
     def children(self):
         return (self.left, self.right)
@@ -207,6 +232,11 @@ class Binary(Expr):
     def _combine(self, env, values):
         return self._apply(values[0], values[1])
 
+    def _small(self, env):
+        if self._apply is None:
+            raise Unevaluable(f"operator {self.op}")
+        return self._apply(self.left._small(env), self.right._small(env))
+
     def __str__(self):
         return f"({self.left} {self.op} {self.right})"
 
@@ -217,6 +247,7 @@ class Unary(Expr):
     def __init__(self, op: str, operand: Expr):
         self.op = op
         self.operand = operand
+        self._weight = _weight_over((operand,))
 
     def children(self):
         return (self.operand,)
@@ -243,6 +274,7 @@ class Select(Expr):
         self.condition = condition
         self.if_true = if_true
         self.if_false = if_false
+        self._weight = _weight_over((condition, if_true, if_false))
 
     def children(self):
         return (self.condition, self.if_true, self.if_false)
@@ -269,6 +301,7 @@ class Call(Expr):
     def __init__(self, name: str, args: tuple):
         self.name = name
         self.args = tuple(args)
+        self._weight = _weight_over(self.args)
 
     def children(self):
         return self.args
@@ -298,7 +331,10 @@ def evaluate(root: Expr, env: dict):
     Most trees are a few levels deep: they are evaluated by plain recursion, several times faster
     in Python than an explicit stack. A deeper tree (long chains of statements) starts again on the
     explicit stack, which has no depth limit; evaluation has no side effects, so starting again
-    gives the same value or raises the same exception."""
+    gives the same value or raises the same exception. Trees of fewer than HEAVY_WEIGHT nodes (shared
+    ones counted again) are walked without even a memo."""
+    if root._weight < HEAVY_WEIGHT:
+        return root._small(env)
     needed = root._needs(env)
     if not needed:                            # a leaf or a bound name: most calls
         return root._combine(env, ())
@@ -350,8 +386,10 @@ def _operands(needed, env: dict, values: dict, depth: int) -> list:
 
 
 def _evaluate_deep(root: Expr, env: dict):
-    """`evaluate` with an explicit stack instead of recursion, for trees of any depth."""
+    """`evaluate` with an explicit stack instead of recursion, for trees of any depth; large nodes'
+    values are also remembered across calls (see _RecentValues)."""
     values: dict = {}                         # id(node) -> value, valid for this call only
+    recent = _recent_values()
     stack = [root]
     while stack:
         node = stack[-1]
@@ -359,14 +397,78 @@ def _evaluate_deep(root: Expr, env: dict):
         if key in values:
             stack.pop()
             continue
+        heavy = node._weight >= HEAVY_WEIGHT
+        if heavy:
+            known = recent.lookup(node, env)
+            if known is not _MISSING:
+                values[key] = known
+                stack.pop()
+                continue
         needed = node._needs(env)
         pending = [child for child in needed if id(child) not in values]
         if pending:
             stack.extend(reversed(pending))   # the leftmost operand is evaluated first
             continue
-        values[key] = node._combine(env, [values[id(child)] for child in needed])
+        values[key] = value = node._combine(env, [values[id(child)] for child in needed])
+        if heavy:
+            recent.remember(node, env, value)
         stack.pop()
     return values[id(root)]
+
+
+# Analyses evaluate one expression after another in the same environment, and the later ones often
+# contain the earlier (the condition of statement k reads the value statement k-1 produced: N
+# conditions over a chain of N statements would cost N**2 node evaluations). The values of the last
+# few large subexpressions are therefore kept, each with the environment entries it depends on
+# (the objects themselves, compared by identity: arrays are never changed in place, and the value
+# is made read-only so that nobody starts to).
+HEAVY_WEIGHT = 64            # nodes with at least this many nodes below them (counting shared ones again)
+RECENT_VALUES = 256
+_MAX_REMEMBERED_NAMES = 16
+
+
+class _RecentValues:
+    def __init__(self):
+        self._entries: dict = {}          # id(node) -> (node, names, env values, value)
+
+    def lookup(self, node: Expr, env: dict):
+        entry = self._entries.get(id(node))
+        if entry is None or entry[0] is not node:
+            return _MISSING
+        for name, seen in zip(entry[1], entry[2]):
+            if env.get(name, _MISSING) is not seen:
+                return _MISSING
+        return entry[3]
+
+    def remember(self, node: Expr, env: dict, value) -> None:
+        names = tuple(node.symbols())
+        if len(names) > _MAX_REMEMBERED_NAMES:
+            return
+        if isinstance(value, np.ndarray):
+            value.flags.writeable = False
+        if len(self._entries) >= RECENT_VALUES:
+            del self._entries[next(iter(self._entries))]     # the oldest
+        self._entries[id(node)] = (node, names, tuple(env.get(name, _MISSING) for name in names), value)
+
+
+_THREAD_STATE = threading.local()
+
+
+def _recent_values() -> _RecentValues:
+    try:
+        return _THREAD_STATE.recent
+    except AttributeError:
+        _THREAD_STATE.recent = _RecentValues()
+        return _THREAD_STATE.recent
+
+
+def _weight_over(children) -> int:
+    """1 + the weights of the children: the size of the tree the DAG unfolds to, capped. Small
+    weights bound both the depth and the cost of a plain recursive walk."""
+    return min(1 + sum(child._weight for child in children), _WEIGHT_CAP)
+
+
+_WEIGHT_CAP = 1 << 30
 
 
 def _fold(root: Expr, slot: str, own):
@@ -376,6 +478,8 @@ def _fold(root: Expr, slot: str, own):
         return getattr(root, slot)
     except AttributeError:
         pass
+    if root._weight < HEAVY_WEIGHT:
+        return _fold_small(root, slot, own)
     stack = [root]
     while stack:
         node = stack[-1]
@@ -389,6 +493,15 @@ def _fold(root: Expr, slot: str, own):
         setattr(node, slot, own(node))
         stack.pop()
     return getattr(root, slot)
+
+
+def _fold_small(node: Expr, slot: str, own):
+    for child in node.children():
+        if not hasattr(child, slot):
+            _fold_small(child, slot, own)
+    value = own(node)
+    setattr(node, slot, value)
+    return value
 
 
 def _union(sets) -> frozenset:

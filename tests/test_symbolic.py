@@ -155,3 +155,61 @@ def test_a_chain_just_past_the_recursion_depth_reports_its_innermost_error():
         expr = sx.Binary("+", expr, sx.Const(1))
     with pytest.raises(sx.Unbound):
         expr.evaluate({"threadIdx.x": 1})
+
+
+def test_conditions_over_a_chain_reuse_the_chain_across_evaluations():
+    # `i = i > n ? i : i + 1;` N times, then each statement's condition evaluated on its own, as the
+    # divergence analysis does: without reuse between calls that is N**2 node evaluations
+    leaf = Counted("i")
+    chain, conditions = leaf, []
+    for _ in range(sx.RECURSIVE_DEPTH + 10):      # deep enough for the explicit stack from the start
+        chain = sx.Binary("+", chain, sx.Const(0))
+    for _ in range(300):
+        condition = sx.Binary(">", chain, sx.Sym("n"))
+        conditions.append(condition)
+        chain = sx.Select(condition, chain, sx.Binary("+", chain, sx.Const(1)))
+    lanes = np.arange(32, dtype=np.int64)
+    env = {"i": lanes, "n": 1000}
+    counted = CountingBinary.install()
+    try:
+        for condition in conditions:
+            condition.evaluate({**env})               # a fresh dict each time, same values
+    finally:
+        CountingBinary.uninstall()
+    assert counted["calls"] < 20 * len(conditions) + 2 * sx.RECURSIVE_DEPTH    # a few nodes per condition
+    assert np.array_equal(conditions[-1].evaluate(env), np.zeros(32, dtype=np.int64))
+
+
+def test_a_remembered_value_is_not_reused_when_the_environment_differs():
+    chain, depth = TID, sx.RECURSIVE_DEPTH + 10      # remembered values live on the explicit stack's path
+    for _ in range(depth):
+        chain = sx.Binary("+", chain, sx.Sym("step"))
+    assert chain.evaluate({"threadIdx.x": 0, "step": 1}) == depth
+    assert chain.evaluate({"threadIdx.x": 0, "step": 2}) == 2 * depth
+    lanes = np.arange(4, dtype=np.int64)
+    first = chain.evaluate({"threadIdx.x": lanes, "step": 1})
+    assert np.array_equal(chain.evaluate({"threadIdx.x": lanes + 0, "step": 1}), lanes + depth)
+    with pytest.raises(ValueError):
+        first += 1                                     # shared results are read-only
+
+
+class CountingBinary:
+    """Counts Binary node evaluations by wrapping Binary._combine for the duration of a test."""
+    original = None
+    counts: dict = {}
+
+    @classmethod
+    def install(cls):
+        cls.original = sx.Binary._combine
+        cls.counts = {"calls": 0}
+
+        def counting(node, env, values):
+            cls.counts["calls"] += 1
+            return cls.original(node, env, values)
+
+        sx.Binary._combine = counting
+        return cls.counts
+
+    @classmethod
+    def uninstall(cls):
+        sx.Binary._combine = cls.original
