@@ -69,7 +69,7 @@ def serve(host, port, workers, queue_size, timeout_s, sample_timeout_s, sample_m
         if full_mode:
             reward_fn, where = default_reward_fn(), "this process (full mode)"
         else:
-            reward_fn, where = SandboxedReward(DEFAULT_REWARD, limits, hidden_modules=("torch",)), "worker processes"
+            reward_fn, where = SandboxedReward(DEFAULT_REWARD, limits), "worker processes"
     service = RewardService(reward_fn, workers=workers, queue_size=queue_size, timeout_s=timeout_s, labels=labels)
     server_limits = ServerLimits(max_body_bytes=int(max_body_mb * 2 ** 20), token=token)
     try:

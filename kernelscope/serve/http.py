@@ -66,9 +66,10 @@ class RewardServer(ThreadingHTTPServer):
     def __init__(self, address, service: RewardService, limits: ServerLimits = ServerLimits()):
         self.service = service
         self.limits = limits
-        # connections beyond those being served wait in the kernel's queue: as many as the scoring
-        # workers, so that a burst is not accepted faster than it can be scored
-        self.request_queue_size = max(1, service.workers)
+        # a burst of connections waits in the kernel's queue until accepted: room for every scoring
+        # worker and every connection served at once (the socketserver default of 5 refused the
+        # 6th of 16 simultaneous clients)
+        self.request_queue_size = max(service.workers, limits.max_connections)
         self._connections = threading.BoundedSemaphore(limits.max_connections)
         self._reading: dict = {}        # socket -> time by which its request must have arrived
         self._reading_lock = threading.Lock()

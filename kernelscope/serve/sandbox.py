@@ -15,7 +15,6 @@ import importlib
 import multiprocessing
 import os
 import resource
-import sys
 import threading
 from dataclasses import dataclass
 
@@ -40,10 +39,8 @@ class SandboxedReward:
     Call it with one sample at a time from any number of threads; each thread gets its own worker.
     """
 
-    def __init__(self, reward_spec: str, limits: SampleLimits = SampleLimits(), environment: dict | None = None,
-                 hidden_modules: tuple = ()):
+    def __init__(self, reward_spec: str, limits: SampleLimits = SampleLimits(), environment: dict | None = None):
         self.reward_spec = reward_spec
-        self.hidden_modules = tuple(hidden_modules)   # imports the reward may try but need not pay for
         self.limits = limits
         self.environment = dict(environment or {})
         self._context = multiprocessing.get_context("spawn")   # no copy of the server's threads and locks
@@ -89,7 +86,7 @@ class SandboxedReward:
         if worker is None or not worker.process.is_alive():
             if worker is not None:
                 self._discard(worker, kill=True)
-            worker = _Worker(self._context, self.reward_spec, self.limits, self.environment, self.hidden_modules)
+            worker = _Worker(self._context, self.reward_spec, self.limits, self.environment)
             self._local.worker = worker
             with self._lock:
                 self._workers.add(worker)
@@ -104,10 +101,9 @@ class SandboxedReward:
 
 
 class _Worker:
-    def __init__(self, context, reward_spec: str, limits: SampleLimits, environment: dict, hidden_modules: tuple):
+    def __init__(self, context, reward_spec: str, limits: SampleLimits, environment: dict):
         self.connection, child_end = context.Pipe()
-        self.process = context.Process(target=_serve_samples,
-                                       args=(child_end, reward_spec, limits, environment, hidden_modules),
+        self.process = context.Process(target=_serve_samples, args=(child_end, reward_spec, limits, environment),
                                        daemon=True, name="kernelscope-sample-worker")
         self.process.start()
         child_end.close()
@@ -130,12 +126,9 @@ class _Worker:
         self.connection.close()
 
 
-def _serve_samples(connection, reward_spec: str, limits: SampleLimits, environment: dict,
-                   hidden_modules: tuple) -> None:
+def _serve_samples(connection, reward_spec: str, limits: SampleLimits, environment: dict) -> None:
     """The worker's loop: load the reward once, then score what arrives until the pipe closes."""
     os.environ.update(environment)
-    for name in hidden_modules:
-        sys.modules[name] = None      # `import torch` in the reward raises ImportError: plain lists come back
     if limits.memory_bytes:
         resource.setrlimit(resource.RLIMIT_AS, (limits.memory_bytes, limits.memory_bytes))
     try:
