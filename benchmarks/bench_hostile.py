@@ -93,8 +93,9 @@ def main() -> None:
                 per_k = net / (n / 1000)
                 if first is None:
                     first = per_k
-                ratio = per_k / first if first > 0 else float("nan")
-                print(f"{n:>7} {cpu:>7.2f} {net:>7.2f} {per_k:>7.3f} {ratio:>8.2f} {peak:>8.0f} {code:>5}", flush=True)
+                # below 20 ms of net time at 1k the ratio would only show timer noise
+                ratio = f"{per_k / first:.2f}" if first >= 0.02 else "-"
+                print(f"{n:>7} {cpu:>7.2f} {net:>7.2f} {per_k:>7.3f} {ratio:>8} {peak:>8.0f} {code:>5}", flush=True)
 
 
 if __name__ == "__main__":

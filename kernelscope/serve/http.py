@@ -73,6 +73,7 @@ class RewardServer(ThreadingHTTPServer):
         self._connections = threading.BoundedSemaphore(limits.max_connections)
         self._reading: dict = {}        # socket -> time by which its request must have arrived
         self._reading_lock = threading.Lock()
+        self._closed = threading.Event()
         super().__init__(address, _Handler)
         self._reaper = threading.Thread(target=self._shut_late_readers, daemon=True,
                                         name="kernelscope-serve-deadlines")
@@ -105,9 +106,12 @@ class RewardServer(ThreadingHTTPServer):
         with self._reading_lock:
             self._reading.pop(request, None)
 
+    def server_close(self):
+        self._closed.set()
+        super().server_close()
+
     def _shut_late_readers(self) -> None:
-        while True:
-            time.sleep(0.5)
+        while not self._closed.wait(0.5):
             now = time.monotonic()
             with self._reading_lock:
                 late = [request for request, deadline in self._reading.items() if deadline < now]
