@@ -48,7 +48,7 @@ class Expr:
     # unbound scalars decide a condition); kept on the node because trees never change. `_weight`
     # is set by every constructor.
     __slots__ = ("_free_names", "_symbols", "_carried", "_has_load", "_opaque", "_decided_by_stand_ins",
-                 "_weight")
+                 "_weight", "_env_names")
 
     def children(self) -> tuple:
         """The operand nodes (a loop variable's default counts as one)."""
@@ -64,6 +64,10 @@ class Expr:
 
     def _combine(self, env, values):
         raise NotImplementedError
+
+    def _reads(self) -> tuple:
+        """Environment entries this node itself looks up (a subclass that reads others says so)."""
+        return ()
 
     def _small(self, env):
         """Plain recursive evaluation, for trees too small for repetition or depth to matter (the
@@ -148,6 +152,9 @@ class Sym(Expr):
             return self.default._small(env)
         raise Unbound(self.name)
 
+    def _reads(self):
+        return (self.name,)
+
     def __str__(self):
         return self.name
 
@@ -209,6 +216,9 @@ class AtomicResult(Opaque):
 
     def _combine(self, env, values):
         return env[self.key]
+
+    def _reads(self):
+        return (self.key,)
 
 
 class Binary(Expr):
@@ -441,7 +451,7 @@ class _RecentValues:
         return entry[3]
 
     def remember(self, node: Expr, env: dict, value) -> None:
-        names = tuple(node.symbols())
+        names = tuple(_fold(node, "_env_names", _own_env_names))
         if len(names) > _MAX_REMEMBERED_NAMES:
             return
         if isinstance(value, np.ndarray):
@@ -515,6 +525,13 @@ def _union(sets) -> frozenset:
 def _own_symbols(node: Expr) -> frozenset:
     inner = _union(child._symbols for child in node.children())
     return inner | {node.name} if isinstance(node, Sym) else inner
+
+
+def _own_env_names(node: Expr) -> frozenset:
+    """Every environment entry the value depends on: symbols and the keys of atomics' results."""
+    inner = _union(child._env_names for child in node.children())
+    own = node._reads()
+    return inner | frozenset(own) if own else inner
 
 
 def _own_free_names(node: Expr) -> frozenset:

@@ -213,3 +213,12 @@ class CountingBinary:
     @classmethod
     def uninstall(cls):
         sx.Binary._combine = cls.original
+
+
+def test_a_remembered_value_depends_on_the_atomic_results_it_reads():
+    slot = sx.AtomicResult("atomicAdd", 3, 5)
+    chain = sx.Binary("+", slot, TID)
+    for _ in range(100):
+        chain = sx.Binary("+", chain, sx.Const(1))
+    assert chain.evaluate({"threadIdx.x": 0, slot.key: 7}) == 107
+    assert chain.evaluate({"threadIdx.x": 0, slot.key: 9}) == 109
