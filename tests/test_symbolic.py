@@ -217,8 +217,8 @@ class CountingBinary:
 
 def test_a_remembered_value_depends_on_the_atomic_results_it_reads():
     slot = sx.AtomicResult("atomicAdd", 3, 5)
-    chain = sx.Binary("+", slot, TID)
-    for _ in range(100):
+    chain, depth = sx.Binary("+", slot, TID), sx.RECURSIVE_DEPTH + 10
+    for _ in range(depth):
         chain = sx.Binary("+", chain, sx.Const(1))
-    assert chain.evaluate({"threadIdx.x": 0, slot.key: 7}) == 107
-    assert chain.evaluate({"threadIdx.x": 0, slot.key: 9}) == 109
+    assert chain.evaluate({"threadIdx.x": 0, slot.key: 7}) == 7 + depth
+    assert chain.evaluate({"threadIdx.x": 0, slot.key: 9}) == 9 + depth
