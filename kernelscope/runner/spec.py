@@ -393,17 +393,23 @@ def _table_list(data, key, where):
     return items
 
 
+def _shape(item, where) -> list:
+    """An array's shape: one expression or a non-empty list of them (a bare value is a 1-D shape)."""
+    shape = item.get("shape")
+    if isinstance(shape, (str, int)):
+        shape = [shape]
+    if not isinstance(shape, list) or not shape:
+        raise SpecError(f"{where}: shape must be a non-empty list of expressions")
+    return shape
+
+
 def _array(item, index, kind, where) -> ArraySpec:
     here = f"{where}: [[{kind}]] #{index + 1}"
     allowed = {"name", "dtype", "shape"} | ({"distribution"} if kind == "inputs" else {"rtol", "atol"})
     _known_keys(item, allowed, here)
     name = _identifier(item, here)
     dtype = _dtype(item, f"{here} {name!r}")
-    shape = item.get("shape")
-    if isinstance(shape, (str, int)):
-        shape = [shape]
-    if not isinstance(shape, list) or not shape:
-        raise SpecError(f"{here} {name!r}: shape must be a non-empty list of expressions")
+    shape = _shape(item, f"{here} {name!r}")
     distribution = None
     if kind == "inputs":
         text = item.get("distribution", "uniform(-1, 1)" if dtype in FLOAT_DTYPES else "randint(0, 10)")
@@ -464,11 +470,7 @@ def parse_scratch(items, size_names, where) -> tuple:
         _known_keys(item, {"name", "dtype", "shape", "zero"}, here)
         name = _identifier(item, here)
         dtype = _dtype(item, f"{here} {name!r}")
-        shape = item.get("shape")
-        if isinstance(shape, (str, int)):
-            shape = [shape]
-        if not isinstance(shape, list) or not shape:
-            raise SpecError(f"{here} {name!r}: shape must be a non-empty list of expressions")
+        shape = _shape(item, f"{here} {name!r}")
         if size_names is not None:
             for dim in shape:
                 _check_names(dim, size_names, f"{here}: shape of {name!r}")
