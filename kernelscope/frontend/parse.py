@@ -12,6 +12,7 @@ from kernelscope.frontend.body import Pointer, Scope, Value, Walker
 from kernelscope.frontend.ctypes import TypeTable, normalise_type
 from kernelscope.frontend.hoisting import mark_loop_invariant_loads
 from kernelscope.frontend.macros import Preprocessed, preprocess
+from kernelscope.frontend.nodes import leaf_name as _leaf_name, node_text as _text
 from kernelscope.frontend.shims import apply_shims
 from kernelscope.frontend.template_types import HostTemplates, deduce, substitute
 from kernelscope.model import FileModel, Kernel, LaunchSite, Param, SourceError
@@ -573,10 +574,6 @@ def _param(unit: FileUnit, param) -> Param | None:
 
 # -- small helpers --------------------------------------------------------------------------------------
 
-def _text(node) -> str:
-    return node.text.decode("latin-1") if node is not None else ""
-
-
 def _function_name(declarator) -> str:
     if declarator is None:
         return ""
@@ -586,18 +583,6 @@ def _function_name(declarator) -> str:
     if target.type == "template_function":
         target = target.child_by_field_name("name")
     return _text(target).split("::")[-1].strip()
-
-
-def _leaf_name(node) -> str:
-    while node is not None:
-        if node.type in ("identifier", "field_identifier", "type_identifier"):
-            return _text(node)
-        inner = node.child_by_field_name("declarator")
-        if inner is None:
-            identifiers = [c for c in node.named_children if c.type in ("identifier", "field_identifier")]
-            return _text(identifiers[-1]) if identifiers else ""
-        node = inner
-    return ""
 
 
 def _type_param_name(param) -> str:

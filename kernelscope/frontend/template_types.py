@@ -12,24 +12,9 @@ kernel's type parameters can be deduced the way the compiler deduces them.
 from __future__ import annotations
 
 from kernelscope.frontend.ctypes import normalise_type
+from kernelscope.frontend.nodes import leaf_name as _leaf, node_text as _text
 
 _DECLARATIONS = ("parameter_declaration", "declaration", "field_declaration", "optional_parameter_declaration")
-
-
-def _text(node) -> str:
-    return node.text.decode("latin-1") if node is not None else ""
-
-
-def _leaf(node) -> str:
-    while node is not None:
-        if node.type in ("identifier", "field_identifier"):
-            return _text(node)
-        inner = node.child_by_field_name("declarator")
-        if inner is None:
-            names = [c for c in node.named_children if c.type in ("identifier", "field_identifier")]
-            return _text(names[-1]) if names else ""
-        node = inner
-    return ""
 
 
 def _template_parameters(node) -> list[str]:
