@@ -42,13 +42,13 @@ def run_limited(command: list[str], *, what: str, timeout_s: float, memory_bytes
     try:
         stdout, stderr = process.communicate(input, timeout=timeout_s)
     except subprocess.TimeoutExpired:
-        _kill_group(process)
+        kill_process_group(process)
         process.communicate()
         raise LimitExceeded(f"{what} did not finish within its {timeout_s:g} s limit and was stopped") from None
     except BaseException:
-        _kill_group(process)
+        kill_process_group(process)
         raise
-    _kill_group(process)   # anything it left running in the background
+    kill_process_group(process)   # anything it left running in the background
     if process.returncode != 0 and memory_bytes and _ran_out_of_memory(process.returncode, stdout + stderr):
         raise LimitExceeded(f"{what} ran out of its {memory_bytes / 2 ** 20:.0f} MB memory limit and was stopped")
     if process.returncode == -signal.SIGXCPU:
@@ -72,8 +72,13 @@ def _ran_out_of_memory(returncode: int, output: str) -> bool:
     return killed or any(marker in output.lower() for marker in _OUT_OF_MEMORY)
 
 
-def _kill_group(process: subprocess.Popen) -> None:
+def kill_process_group(process: subprocess.Popen) -> None:
+    """SIGKILL the process's group (it leads one: start_new_session) and reap the leader."""
     try:
         os.killpg(process.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
+        pass
+    try:
+        process.wait(10)
+    except subprocess.TimeoutExpired:
         pass

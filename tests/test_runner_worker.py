@@ -8,7 +8,8 @@ import pytest
 
 import kernelscope
 from kernelscope.runner import device
-from kernelscope.runner.worker import Worker, WorkerError, WorkerPool, child_environment
+from kernelscope.runner.child import child_environment
+from kernelscope.runner.worker import Worker, WorkerError, WorkerPool
 
 
 @pytest.mark.skipif(device.gpu_available(), reason="shows the no-GPU path")

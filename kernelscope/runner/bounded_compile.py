@@ -19,15 +19,13 @@ import atexit
 import os
 import queue
 import resource
-import signal
-import socket
-import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.connection import Connection
 
 from kernelscope.errors import KernelscopeError, ToolMissingError
 from kernelscope.limits import env_limit
+from kernelscope.runner.child import start_child, stop_child
 from kernelscope.runner.compile import CompileError
 
 COMPILE_TIMEOUT_S = env_limit("KERNELSCOPE_COMPILE_TIMEOUT_S", 60.0)
@@ -46,28 +44,9 @@ class CompileProcess:
         return self._process is not None and self._process.poll() is None
 
     def start(self) -> None:
-        from kernelscope.runner.worker import child_environment
-
-        ours, theirs = socket.socketpair()
-        with theirs:
-            process = subprocess.Popen(
-                [sys.executable, "-m", "kernelscope.runner.bounded_compile", str(theirs.fileno()),
-                 str(COMPILE_MEMORY_BYTES)],
-                pass_fds=(theirs.fileno(),), env=child_environment(), stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-        connection = Connection(ours.detach())
-        hello = None
-        if connection.poll(STARTUP_TIMEOUT_S):
-            try:
-                hello = connection.recv()
-            except (EOFError, OSError):
-                hello = None
-        if not isinstance(hello, dict) or hello.get("status") != "ready":
-            _kill_group(process)
-            connection.close()
-            detail = hello.get("message") if isinstance(hello, dict) else "no answer"
-            raise KernelscopeError(f"the compile process did not start: {detail}")
-        self._process, self._connection = process, connection
+        self._process, self._connection = start_child(
+            "kernelscope.runner.bounded_compile", [str(COMPILE_MEMORY_BYTES)], what="the compile process",
+            startup_timeout_s=STARTUP_TIMEOUT_S, own_process_group=True, quiet_stderr=True)
 
     def compile(self, source: str, kernel: str | None, *, arch: str, backend: str, timeout_s: float):
         """A CompiledKernel; CompileError when the source does not build or the job ran past its limits."""
@@ -99,8 +78,7 @@ class CompileProcess:
         process, connection = self._process, self._connection
         self._process = self._connection = None
         if process is not None:
-            _kill_group(process)
-            connection.close()
+            stop_child(process, connection, own_process_group=True)
 
 
 class CompilePool:
@@ -171,17 +149,6 @@ def compile_bounded_many(requests, *, arch: str | None = None, backend: str = "n
         return []
     with ThreadPoolExecutor(max_workers=min(len(requests), workers or os.cpu_count() or 4)) as threads:
         return list(threads.map(one, requests))
-
-
-def _kill_group(process) -> None:
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-    try:
-        process.wait(10)
-    except subprocess.TimeoutExpired:
-        pass
 
 
 def _serve(connection: Connection, memory_bytes: int) -> None:

@@ -25,7 +25,7 @@ from kernelscope.runner.ncu import IDENTITY_COLUMNS, METRICS, join_static, ncu_c
 from kernelscope.runner.plan import carries_plan, default_plan, plan_from_source
 from kernelscope.runner.source_policy import check_source, kernel_names
 from kernelscope.runner.spec import LaunchSpec, ProblemSpec, load_spec
-from kernelscope.runner.worker import child_environment
+from kernelscope.runner.child import child_environment
 
 
 @dataclass(frozen=True)

@@ -6,12 +6,11 @@ creating a CUDA context costs seconds, evaluating a candidate a fraction of that
 when it times out, faults or dies. `WorkerPool` hands jobs to idle workers; with one GPU, one worker
 keeps timings free of interference, which is the default.
 
-Workers are started as `python -m kernelscope.runner.worker FD DEVICE` rather than through
-multiprocessing's spawn, which would re-run the caller's main script in the child (and fail in
-scripts without an `if __name__ == "__main__"` guard). Jobs and replies travel as pickles over a
-socket pair wrapped in a multiprocessing Connection; the worker's standard output goes nowhere,
-because a candidate's device `printf` writes there and must never reach the caller's output (a
-results stream such as `run --batch > results.jsonl` could otherwise be forged).
+Workers are started as `python -m kernelscope.runner.worker FD DEVICE` by `runner.child` (why not
+multiprocessing, and how the start-up handshake goes, is told there). Jobs and replies travel as
+pickles over the socket pair; the worker's standard output goes nowhere, because a candidate's
+device `printf` writes there and must never reach the caller's output (a results stream such as
+`run --batch > results.jsonl` could otherwise be forged).
 
 A job that carries `source` instead of a `cubin` is compiled in the worker first, under its own
 time limit (`compile_timeout_s`): a candidate that sends the compiler into a loop costs a worker,
@@ -22,14 +21,13 @@ from __future__ import annotations
 
 import os
 import queue
-import socket
 import subprocess
 import sys
 import time
 from multiprocessing.connection import Connection
-from pathlib import Path
 
 from kernelscope.errors import KernelscopeError
+from kernelscope.runner.child import start_child
 
 STARTUP_TIMEOUT_S = 180.0
 COMPILE_TIMEOUT_S = 60.0
@@ -56,28 +54,9 @@ class Worker:
         return self._process is not None and self._process.poll() is None
 
     def start(self) -> None:
-        ours, theirs = socket.socketpair()
-        with theirs:
-            process = subprocess.Popen(
-                [sys.executable, "-m", "kernelscope.runner.worker", str(theirs.fileno()), str(self.device)],
-                pass_fds=(theirs.fileno(),), env=child_environment(), stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL)
-        parent = Connection(ours.detach())
-        if not parent.poll(STARTUP_TIMEOUT_S):
-            process.kill()
-            process.wait()
-            raise WorkerError("the GPU worker did not start within "
-                              f"{STARTUP_TIMEOUT_S:.0f} s")
-        try:
-            hello = parent.recv()
-        except (EOFError, OSError):
-            process.wait(5)
-            raise WorkerError(f"the GPU worker exited during start-up (exit code {process.returncode})") from None
-        if hello.get("status") != "ready":
-            process.kill()
-            process.wait()
-            raise WorkerError(f"the GPU worker failed to start: {hello.get('message')}")
-        self._process, self._connection = process, parent
+        self._process, self._connection = start_child(
+            "kernelscope.runner.worker", [str(self.device)], what="the GPU worker",
+            startup_timeout_s=STARTUP_TIMEOUT_S, error=WorkerError)
         self.starts += 1
 
     def call(self, job: dict, timeout_s: float) -> dict:
@@ -185,14 +164,6 @@ class WorkerPool:
 
     def __exit__(self, *exc):
         self.close()
-
-
-def child_environment() -> dict:
-    """The caller's environment, with this kernelscope importable in the child even when it runs
-    from a checkout rather than an installed package."""
-    root = str(Path(__file__).resolve().parents[2])
-    existing = os.environ.get("PYTHONPATH", "")
-    return {**os.environ, "PYTHONPATH": root + (os.pathsep + existing if existing else "")}
 
 
 def _serve(connection, device: int) -> None:
