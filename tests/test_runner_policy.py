@@ -155,3 +155,22 @@ def test_conditions_the_preprocessor_cannot_decide_are_refused():
 def test_members_and_strings_named_like_escapes_do_not_count():
     check_source('template <typename T> __device__ int count(T *p) { return p->free + p->clock; }\n'
                  '__global__ void k(char *s) { printf("clock64 malloc <<<"); }')
+
+
+def test_a_source_over_the_size_limit_is_refused_before_it_is_preprocessed():
+    import time
+
+    from kernelscope.runner import source_policy
+
+    # 1 MB of function-like macro arguments: about 17 s of preprocessing were it checked
+    huge = "#define F(...) __VA_ARGS__ __VA_ARGS__\n__global__ void k(float* x) { F(" + "x," * 500_000 + "x); }\n"
+    started = time.process_time()
+    with pytest.raises(PolicyError, match=r"over the runner's 256 KB limit"):
+        source_policy.check_source(huge)
+    assert time.process_time() - started < 0.5     # refused on its size, not after the work
+
+
+def test_a_source_under_the_size_limit_is_still_checked_on_its_tokens():
+    padding = "// " + "p" * 200_000 + "\n"
+    with pytest.raises(PolicyError, match="cudaMalloc"):
+        check_source(padding + "__global__ void k(float* x) { cudaMalloc(0, 4); }\n")

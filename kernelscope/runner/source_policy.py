@@ -22,8 +22,15 @@ import re
 
 from kernelscope.errors import InputError
 from kernelscope.frontend.macros import Preprocessor, tokenize
+from kernelscope.limits import env_limit
 
 OPT_INS = ("dynamic_parallelism", "device_malloc", "clock")
+
+# The check runs in the caller's process (it decides whether a source may reach a compiler at all)
+# and costs about 4-17 us of CPU per byte, linear in the size (three tokenised streams, two
+# preprocessor runs). A kernel candidate is a few KB; the cap keeps one hostile submission to a
+# few seconds of the caller's CPU instead of minutes, and is refused before any of that work.
+MAX_SOURCE_BYTES = int(env_limit("KERNELSCOPE_MAX_SOURCE_KB", 256) * 1024)
 
 
 class PolicyError(InputError):
@@ -78,6 +85,10 @@ def check_source(source: str, allow=(), backend: str | None = None) -> None:
     unknown = set(allow) - set(OPT_INS)
     if unknown:
         raise PolicyError(f"unknown opt-in(s) {', '.join(sorted(unknown))}; known: {', '.join(OPT_INS)}")
+    size = len(source.encode("utf-8", "surrogatepass"))
+    if size > MAX_SOURCE_BYTES:
+        raise PolicyError(f"the candidate's source is {size / 1024:.0f} KB, over the runner's "
+                          f"{MAX_SOURCE_BYTES / 1024:.0f} KB limit for one candidate (KERNELSCOPE_MAX_SOURCE_KB)")
     spliced = splice_lines(source)
     _check_directives(spliced)
     streams = [tokenize(spliced)]
