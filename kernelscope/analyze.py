@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from kernelscope import symbolic as sx
 from kernelscope.analyses import intensity as intensity_analysis
 from kernelscope.analyses import memory as memory_analysis
-from kernelscope.analyses.threads import WARP, BlockShape, active_slots, thread_env
+from kernelscope.analyses.threads import BlockShape, active_slots, thread_env
 from kernelscope.analyses.trips import ExecWeights
 from kernelscope.frontend import parse_file, read_source
 from kernelscope import rules
@@ -198,7 +198,7 @@ def analyze_kernel(kernel, options: Options, usage, path: str) -> KernelResult:
     bindings = {**{k: v for k, v in kernel.template_bindings.items() if isinstance(v, int)}, **options.bindings}
     block, block_source, grid, dynamic_smem = _launch_shape(kernel, options, bindings)
     # one set of trip counts for both analyses that weigh statements by how often they run
-    weights = ExecWeights(thread_env(block, grid, bindings), block.warps * WARP, active_slots(block))
+    weights = ExecWeights(thread_env(block, grid, bindings), block.slots, active_slots(block))
     memory = memory_analysis.analyze(kernel, block, bindings, grid, weights)
     result = KernelResult(kernel, block, block_source, grid, memory, path=path,
                           rejected_launches=_rejected_launches(kernel, bindings))
@@ -239,7 +239,7 @@ def _launch_results(kernel, options: Options, bindings: dict, main: KernelResult
         if block.as_list() == main.block.as_list() and grid == main.grid:
             memory = main.memory
         else:
-            weights = ExecWeights(thread_env(block, grid, bindings), block.warps * WARP, active_slots(block))
+            weights = ExecWeights(thread_env(block, grid, bindings), block.slots, active_slots(block))
             memory = memory_analysis.analyze(kernel, block, bindings, grid, weights)
         occupancy = _occupancy(kernel, block, usage, options.dynamic_smem or smem, options)
         results.append(LaunchResult(site.line, site.column, block_dims, grid, options.dynamic_smem or smem,

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from kernelscope import symbolic as sx
-from kernelscope.analyses import sync, uniformity
+from kernelscope.analyses import sync, threads
 from kernelscope.frontend import parse_file
 from kernelscope.rules import sync as sync_rules
 
@@ -306,20 +306,20 @@ def test_every_sync_rule_checks_its_own_findings():
 # -- uniformity -----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("expr, level", [
-    (sx.Sym("n"), uniformity.GRID),
-    (sx.binary("*", sx.Sym("blockIdx.x"), sx.Sym("blockDim.x")), uniformity.BLOCK),
-    (sx.binary("/", sx.Sym("threadIdx.x"), 32), uniformity.WARP),
-    (sx.binary("%", sx.Sym("threadIdx.x"), 2), uniformity.THREAD),
-    (sx.binary("<", sx.Sym("threadIdx.x"), sx.Sym("n")), uniformity.THREAD),
+    (sx.Sym("n"), threads.LEVEL_GRID),
+    (sx.binary("*", sx.Sym("blockIdx.x"), sx.Sym("blockDim.x")), threads.LEVEL_BLOCK),
+    (sx.binary("/", sx.Sym("threadIdx.x"), 32), threads.LEVEL_WARP),
+    (sx.binary("%", sx.Sym("threadIdx.x"), 2), threads.LEVEL_THREAD),
+    (sx.binary("<", sx.Sym("threadIdx.x"), sx.Sym("n")), threads.LEVEL_THREAD),
 ])
 def test_uniformity_levels(expr, level):
-    assert uniformity.classify(expr, (128, 1, 1), {}) == level
+    assert threads.classify(expr, (128, 1, 1), {}) == level
 
 
 def test_threadidx_y_is_warp_uniform_when_rows_are_whole_warps():
     row = sx.Sym("threadIdx.y")
-    assert uniformity.classify(row, (32, 8, 1)) == uniformity.WARP
-    assert uniformity.classify(row, (16, 16, 1)) == uniformity.THREAD
+    assert threads.classify(row, (32, 8, 1)) == threads.LEVEL_WARP
+    assert threads.classify(row, (16, 16, 1)) == threads.LEVEL_THREAD
 
 
 def test_divergent_branches_are_those_that_split_warps():
@@ -327,4 +327,4 @@ def test_divergent_branches_are_those_that_split_warps():
     if (threadIdx.x < 64) out[threadIdx.x] = 1.0f;
     if (threadIdx.x % 3 == 0) out[threadIdx.x] = 2.0f;
     if (n > 2) out[0] = 3.0f;""")
-    assert [b.line for b in uniformity.divergent_branches(kernel, (128, 1, 1))] == [5]
+    assert [b.line for b in threads.divergent_branches(kernel, (128, 1, 1))] == [5]

@@ -26,7 +26,7 @@ import numpy as np
 
 from kernelscope import symbolic as sx
 from kernelscope.analyses.threads import (
-    PLACEHOLDER, PLACEHOLDER_ALT, UNEVALUABLE, WARP, BlockShape, active_slots, condition_mask, condition_values,
+    PLACEHOLDER, PLACEHOLDER_ALT, UNEVALUABLE, WARP_SIZE, BlockShape, active_slots, condition_mask, condition_values,
     evaluate_per_thread, bind_missing, thread_env,
 )
 from kernelscope.analyses.trips import ExecWeights
@@ -121,7 +121,7 @@ def analyze(kernel, block: BlockShape, bindings: dict | None = None, grid=None,
             weights: ExecWeights | None = None) -> MemoryResult:
     """`weights`, when given, must be built on `thread_env(block, grid, bindings)`: the caller then
     shares its trip counts with the intensity analysis instead of computing them twice."""
-    slots = block.warps * WARP
+    slots = block.slots
     if weights is None:
         weights = ExecWeights(thread_env(block, grid, dict(bindings or {})), slots, active_slots(block))
     env, real = weights.env, weights.active
@@ -174,7 +174,7 @@ def _access(access, env: dict, slots: int, active: np.ndarray, weights: ExecWeig
                           exec_weight=_round(numeric_weight) if numeric_weight is not None else symbolic_weight,
                           averaging_weight=numeric_weight if numeric_weight is not None else
                           weights.averaging_weight(access.weight_context))
-    lanes_per_warp = active.reshape(-1, WARP).sum(axis=1)
+    lanes_per_warp = active.reshape(-1, WARP_SIZE).sum(axis=1)
     issuing = lanes_per_warp > 0
     result.active_lanes = _mean(lanes_per_warp[issuing]) if issuing.any() else 0.0
     result.requests_per_block = float(issuing.sum())
@@ -236,8 +236,8 @@ class _NotWarpUniform(Exception):
 
 
 def _same_per_warp(values: np.ndarray, active: np.ndarray) -> bool:
-    warps = values.reshape(-1, WARP)
-    lanes = active.reshape(-1, WARP)
+    warps = values.reshape(-1, WARP_SIZE)
+    lanes = active.reshape(-1, WARP_SIZE)
     first = warps[np.arange(warps.shape[0]), np.argmax(lanes, axis=1)]
     return bool(np.all((warps == first[:, None]) | ~lanes))
 
@@ -285,8 +285,8 @@ def _lane_stride(addresses: np.ndarray):
 
 def _pattern(addresses: np.ndarray, active: np.ndarray, elem: int, symbolic_stride):
     """(stride_bytes, pattern) from the first warp with at least two active lanes."""
-    warps = addresses.reshape(-1, WARP)
-    masks = active.reshape(-1, WARP)
+    warps = addresses.reshape(-1, WARP_SIZE)
+    masks = active.reshape(-1, WARP_SIZE)
     for warp, mask in zip(warps, masks):
         lanes = warp[mask]
         if lanes.size < 2:
@@ -311,7 +311,7 @@ def _pattern(addresses: np.ndarray, active: np.ndarray, elem: int, symbolic_stri
 
 def _sectors(addresses: np.ndarray, active: np.ndarray, elem: int):
     """Mean distinct sectors per issuing warp, and the ideal for the same number of active lanes."""
-    masks = active.reshape(-1, WARP)
+    masks = active.reshape(-1, WARP_SIZE)
     issuing = masks.any(axis=1)
     if not issuing.any():
         return None, None
@@ -320,10 +320,10 @@ def _sectors(addresses: np.ndarray, active: np.ndarray, elem: int):
         # below the base (a pointer moved back by a halo, or stand-ins for unbound scalars): move the
         # whole vector up by whole 128-byte lines, which keeps every lane's sector and alignment
         addresses = addresses + (-lowest // 128 + 1) * 128
-    first = (addresses // SECTOR).reshape(-1, WARP)
+    first = (addresses // SECTOR).reshape(-1, WARP_SIZE)
     span = max(1, -(-elem // SECTOR) + (1 if elem % SECTOR else 0))
     # every sector a lane may touch: first .. first + span - 1, clipped to its last byte's sector
-    last = ((addresses + elem - 1) // SECTOR).reshape(-1, WARP)
+    last = ((addresses + elem - 1) // SECTOR).reshape(-1, WARP_SIZE)
     if np.array_equal(first, last):
         # no lane crosses a sector boundary (aligned elements): the clipped sectors would only
         # repeat `first`, and repeats are not counted
@@ -342,10 +342,10 @@ def _shared_wavefronts(addresses: np.ndarray, active: np.ndarray, elem: int):
     """Mean wavefronts per request and the conflict-free count. Lanes are served in groups (warp,
     half-warp for 8-byte, quarter-warp for 16-byte accesses); in a group, each bank serves one
     distinct 4-byte word per wavefront."""
-    group = {8: 16, 16: 8}.get(elem, WARP)
+    group = {8: 16, 16: 8}.get(elem, WARP_SIZE)
     words_per_lane = max(1, elem // BANK_WIDTH)
-    masks = active.reshape(-1, WARP // group, group)
-    words = (addresses // BANK_WIDTH).reshape(-1, WARP // group, group)
+    masks = active.reshape(-1, WARP_SIZE // group, group)
+    words = (addresses // BANK_WIDTH).reshape(-1, WARP_SIZE // group, group)
     words = words[..., None] + np.arange(words_per_lane)
     words = np.where(masks[..., None], words, -1).reshape(masks.shape[0], masks.shape[1], -1)
     words = np.sort(words, axis=2)
@@ -375,7 +375,7 @@ def _branch(branch, env: dict, slots: int, active: np.ndarray) -> BranchResult:
     values = condition_values(expr, env, slots)
     if values is None:
         return BranchResult(branch.line, branch.column, branch.kind, None, None, None, in_loop)
-    truth, masks = values.reshape(-1, WARP), active.reshape(-1, WARP)
+    truth, masks = values.reshape(-1, WARP_SIZE), active.reshape(-1, WARP_SIZE)
     issuing = masks.any(axis=1)
     split = ((truth & masks).any(axis=1) & (~truth & masks).any(axis=1))[issuing]
     share = _mean(values[active]) if active.any() else None

@@ -30,7 +30,7 @@ Without a grid, block 0 and its neighbour along each axis the kernel reads are e
 the same for every thread of a block, so races inside a block do not depend on the grid, and the
 neighbours show races between blocks. What cannot be evaluated (data-dependent conditions, unbound
 parameters, gridDim without a grid) falls back to the symbolic judgement of
-`kernelscope.analyses.uniformity`: a thread-dependent condition around a barrier or intrinsic is
+`kernelscope.analyses.threads`: a thread-dependent condition around a barrier or intrinsic is
 reported, an unknown address is never reported as a race.
 """
 
@@ -42,7 +42,7 @@ from itertools import product
 import numpy as np
 
 from kernelscope import symbolic as sx
-from kernelscope.analyses.uniformity import EVALUATION_ERRORS, WARP_SIZE, ThreadSpace, per_thread, thread_space, truth
+from kernelscope.analyses.threads import UNEVALUABLE, WARP_SIZE, ThreadSpace, per_thread, thread_space, truth
 from kernelscope.model import FENCES
 
 BLOCK_BARRIERS = frozenset({"syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or", "cg_sync"})
@@ -621,7 +621,7 @@ class BlockRun:
                 return
             try:
                 amounts = sign * np.asarray(amounts, dtype=np.int64)
-            except EVALUATION_ERRORS:
+            except UNEVALUABLE:
                 return
         active = np.flatnonzero(step.mask)
         results = np.full(self.space.size, -1, dtype=np.int64)
@@ -999,11 +999,11 @@ def _value(expr, env):
         return None
     try:
         value = expr.evaluate(env)
-    except EVALUATION_ERRORS:
+    except UNEVALUABLE:
         return None
     try:
         return value.astype(np.int64) if isinstance(value, np.ndarray) else int(value)
-    except EVALUATION_ERRORS:
+    except UNEVALUABLE:
         return None
 
 

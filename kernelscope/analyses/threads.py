@@ -1,8 +1,20 @@
-"""The threads of one block as numpy arrays, and the environment that index expressions are evaluated in.
+"""The threads of one block: their indices as numpy arrays, the environment that index expressions
+and conditions are evaluated in, and which values are the same across a warp, a block or a launch.
 
-Every thread of the block is evaluated at once; warps are rows of 32 consecutive linear thread ids,
-with the linear id `x + y*bx + z*bx*by` (so a 16x16 block puts two rows of 16 in each warp). A last,
-partial warp is padded with inactive lanes.
+Every thread of the block is evaluated at once, in linear order `x + y*bx + z*bx*by` (x fastest);
+warps are rows of WARP_SIZE consecutive linear ids (so a 16x16 block puts two rows of 16 in each
+warp). The memory analysis pads a last, partial warp with inactive lanes, so that arrays reshape
+into whole warps; the sync analysis keeps exactly the block's threads. `thread_space` builds both.
+
+Uniformity is decided two ways, used together:
+
+- symbolically, from what an expression reads (`Expr.thread_dependent`): no thread index, no value
+  loaded at a thread-dependent address, no variable updated with such values means the value is the
+  same for every thread of a block;
+- concretely, by evaluating the expression for every thread of one block when the block shape and
+  the parameters it reads are known. That is what tells `threadIdx.x / 32 == 0` (the same within
+  each warp) from `threadIdx.x % 2 == 0` (different in every warp), and `i < n` with n a multiple of
+  the block size from one without.
 """
 
 from __future__ import annotations
@@ -13,19 +25,30 @@ import numpy as np
 
 from kernelscope import symbolic as sx
 
-WARP = 32
+WARP_SIZE = 32                     # lanes per warp
 # Values for parameters nobody bound: large, and multiples of 64 elements, as real sizes usually are.
 # Two different ones tell whether a quantity depends on the parameter.
 PLACEHOLDER = 1 << 20
 PLACEHOLDER_ALT = (1 << 20) + 64 * 7
 DEFAULT_GRID = (1024, 1, 1)
 REPRESENTATIVE_BLOCK = (1, 1, 1)   # blockIdx used for evaluation: not 0, so block offsets do not vanish
-# What evaluating an index or a condition raises when its value cannot be known here
-UNEVALUABLE = (sx.Unevaluable, TypeError, ValueError, OverflowError, ZeroDivisionError)
+
+# Uniformity levels, from most to least uniform (the strings are what reports show)
+LEVEL_GRID = "grid"                # the same for every thread of the launch
+LEVEL_BLOCK = "block"              # the same within each block
+LEVEL_WARP = "warp"                # the same within each warp
+LEVEL_THREAD = "thread"            # may differ between lanes of a warp
+
+# What evaluating an index or a condition raises when its value cannot be known here: symbolic's
+# own errors, and what numpy and Python raise for values they cannot combine (a call to a function
+# symbolic does not model is a KeyError, a shift out of range an OverflowError, ...)
+UNEVALUABLE = (sx.Unevaluable, TypeError, ValueError, KeyError, OverflowError, ZeroDivisionError,
+               AttributeError, IndexError)
 
 
 @dataclass(frozen=True)
 class BlockShape:
+    """A block's dimensions."""
     x: int
     y: int = 1
     z: int = 1
@@ -36,37 +59,78 @@ class BlockShape:
 
     @property
     def warps(self) -> int:
-        return (self.threads + WARP - 1) // WARP
+        return (self.threads + WARP_SIZE - 1) // WARP_SIZE
+
+    @property
+    def slots(self) -> int:
+        """Lanes of the block's warps, the padding of a partial last warp included."""
+        return self.warps * WARP_SIZE
 
     def as_list(self) -> list[int]:
         return [self.x, self.y, self.z]
 
 
-def thread_env(block: BlockShape, grid=None, bindings: dict | None = None) -> dict:
-    """Environment with one entry per thread slot (warps padded to 32 lanes)."""
-    slots = block.warps * WARP
-    linear = np.arange(slots, dtype=np.int64)
-    grid = grid or DEFAULT_GRID
+@dataclass(frozen=True)
+class ThreadSpace:
+    """The threads of one block as arrays indexed by linear thread id (padded to whole warps or not),
+    with their lane and warp numbers and whether each slot is a real thread."""
+    block: BlockShape
+    linear: np.ndarray
+    lane: np.ndarray
+    warp: np.ndarray
+    active: np.ndarray   # False for the padding of a partial last warp
+    env: dict            # threadIdx.*, blockDim.*, %laneid, %warpid, warpSize
+
+    @property
+    def size(self) -> int:
+        return int(self.linear.size)
+
+    @property
+    def warps(self) -> int:
+        return self.block.warps
+
+
+def block_shape(block) -> BlockShape:
+    """A BlockShape from one, or from a sequence of up to three dimensions (missing ones are 1)."""
+    if isinstance(block, BlockShape):
+        return block
+    return BlockShape(*(tuple(block) + (1, 1, 1))[:3])
+
+
+def thread_space(block, padded: bool = False) -> ThreadSpace:
+    """The block's threads; `padded` adds inactive lanes up to a whole last warp."""
+    shape = block_shape(block)
+    x, y = shape.x, shape.y
+    linear = np.arange(shape.slots if padded else shape.threads, dtype=np.int64)
+    lane, warp = linear % WARP_SIZE, linear // WARP_SIZE
     env = {
-        "threadIdx.x": linear % block.x,
-        "threadIdx.y": (linear // block.x) % block.y,
-        "threadIdx.z": linear // (block.x * block.y),
-        "%laneid": linear % WARP,
-        "%warpid": linear // WARP,
-        "blockDim.x": block.x, "blockDim.y": block.y, "blockDim.z": block.z,
+        "threadIdx.x": linear % x, "threadIdx.y": (linear // x) % y, "threadIdx.z": linear // (x * y),
+        "%laneid": lane, "%warpid": warp,
+        "blockDim.x": x, "blockDim.y": y, "blockDim.z": shape.z, "warpSize": WARP_SIZE,
+    }
+    return ThreadSpace(shape, linear, lane, warp, linear < shape.threads, env)
+
+
+# -- the padded space of the memory, divergence and intensity analyses --------------------------------
+
+def thread_env(block: BlockShape, grid=None, bindings: dict | None = None) -> dict:
+    """Environment with one entry per thread slot (warps padded to WARP_SIZE lanes), the grid's
+    shape, a representative block index, and `bindings` on top."""
+    grid = grid or DEFAULT_GRID
+    env = dict(thread_space(block, padded=True).env)
+    env.update({
         "gridDim.x": grid[0], "gridDim.y": grid[1], "gridDim.z": grid[2],
         "blockIdx.x": REPRESENTATIVE_BLOCK[0] if grid[0] > 1 else 0,
         "blockIdx.y": REPRESENTATIVE_BLOCK[1] if grid[1] > 1 else 0,
         "blockIdx.z": REPRESENTATIVE_BLOCK[2] if grid[2] > 1 else 0,
-        "warpSize": WARP,
-    }
+    })
     env.update(bindings or {})
     return env
 
 
 def active_slots(block: BlockShape) -> np.ndarray:
     """True for slots that are real threads (the last warp may be partial)."""
-    return np.arange(block.warps * WARP) < block.threads
+    return np.arange(block.slots) < block.threads
 
 
 def with_placeholders(expr: sx.Expr, env: dict, value: int) -> dict:
@@ -81,7 +145,8 @@ def bind_missing(env: dict, names, value: int) -> dict:
 
 
 def evaluate_per_thread(expr: sx.Expr, env: dict, slots: int):
-    """Evaluate for every slot; returns an int64 array of length `slots`."""
+    """Evaluate for every slot; returns an int64 array of length `slots`. Raises what UNEVALUABLE
+    lists when the value cannot be known."""
     value = expr.evaluate(env)
     array = np.asarray(value)
     if array.ndim == 0:
@@ -138,3 +203,60 @@ def condition_mask(conditions, env: dict, slots: int) -> np.ndarray:
         # pathfinder's `xidx >= 0` with xidx = (256 - 2 * iteration) * bx - border + tx): undecided
         return condition_mask([c for c in conditions if all(n in env for n in sx.free_names(c.expr))], env, slots)
     return mask
+
+
+# -- values that may be unknown, for the sync analysis and the uniformity levels ----------------------
+
+def per_thread(expr, env: dict, size: int):
+    """The expression's value for every thread (an array of `size`), or None when it cannot be known."""
+    try:
+        value = expr.evaluate(env)
+    except UNEVALUABLE:
+        return None
+    if isinstance(value, np.ndarray) and value.shape == (size,):
+        # already one value per thread (the usual case): broadcast_to would only add overhead.
+        # Callers treat the result as read-only either way.
+        return None if value.dtype == object else value
+    try:
+        values = np.broadcast_to(np.asarray(value), (size,))
+    except (ValueError, TypeError):
+        return None
+    return None if values.dtype == object else values
+
+
+def truth(expr, env: dict, size: int):
+    """A condition's truth for every thread, or None when it cannot be known."""
+    values = per_thread(expr, env, size)
+    if values is None:
+        return None
+    try:
+        return np.asarray(values != 0, dtype=bool)
+    except TypeError:
+        return None
+
+
+def level_of(values: np.ndarray, space: ThreadSpace) -> str:
+    """How uniform concrete per-thread values are within the block."""
+    if values.size == 0 or np.all(values == values[0]):
+        return LEVEL_BLOCK
+    first_of_warp = values[space.warp * WARP_SIZE]
+    return LEVEL_WARP if np.all(values == first_of_warp) else LEVEL_THREAD
+
+
+def classify(expr, block=None, bindings: dict | None = None) -> str:
+    """The uniformity level of an expression; concrete when the block shape and bindings allow it."""
+    if not expr.thread_dependent:
+        reads_block = bool(expr.symbols() & sx.BLOCK_SYMBOLS)
+        return LEVEL_BLOCK if reads_block or expr.has_load() else LEVEL_GRID
+    if block is None:
+        return LEVEL_THREAD
+    space = thread_space(block)
+    env = {**(bindings or {}), **space.env}
+    values = per_thread(expr, env, space.size)
+    return LEVEL_THREAD if values is None else level_of(values, space)
+
+
+def divergent_branches(kernel, block, bindings: dict | None = None) -> list:
+    """Branches whose condition can differ between the lanes of one warp."""
+    return [branch for branch in kernel.branches
+            if branch.condition is not None and classify(branch.condition, block, bindings) == LEVEL_THREAD]
