@@ -44,11 +44,13 @@ class Expr:
     shared by reference, not a tree of 2**n leaves. Every walk below therefore visits each distinct
     node once (memoised per node, or per call for evaluation) and iterates instead of recursing, so
     neither repeated subexpressions nor long chains of statements cost more than linear time."""
-    # memo slots filled on first use (see _fold; analyses.threads keeps whether stand-in values for
-    # unbound scalars decide a condition); kept on the node because trees never change. `_weight`
-    # is set by every constructor.
+    # What every walk asks of a node, set by every constructor from its children's (trees never
+    # change, and nearly every node built is asked): `_weight`, `_depth`, `_symbols`,
+    # `_free_names`, `_carried`, `_env_names`, `_has_load`. Memo slots filled on first use:
+    # `_opaque` (see _fold), and whether stand-in values for unbound scalars decide a condition
+    # (analyses.threads).
     __slots__ = ("_free_names", "_symbols", "_carried", "_has_load", "_opaque", "_decided_by_stand_ins",
-                 "_weight", "_env_names")
+                 "_weight", "_depth", "_env_names")
 
     def children(self) -> tuple:
         """The operand nodes (a loop variable's default counts as one)."""
@@ -76,10 +78,10 @@ class Expr:
 
     def symbols(self) -> frozenset:
         """Every free name the value depends on (loop variables' defaults included)."""
-        return _fold(self, "_symbols", _own_symbols)
+        return self._symbols
 
     def has_load(self) -> bool:
-        return _fold(self, "_has_load", _own_has_load)
+        return self._has_load
 
     @property
     def thread_dependent(self) -> bool:
@@ -99,10 +101,16 @@ class Expr:
 
 class Const(Expr):
     __slots__ = ("value",)
+    # the same for every constant: class attributes, not one slot each
+    _weight = _depth = 1
+    _symbols = _free_names = _carried = _env_names = frozenset()
+    _has_load = False
 
     def __init__(self, value):
         self.value = value
-        self._weight = 1
+
+    def __reduce__(self):                 # copy and pickle rebuild it (the class attributes are not slots)
+        return Const, (self.value,)
 
     def _combine(self, env, values):
         return self.value
@@ -128,7 +136,19 @@ class Sym(Expr):
         self.name = name
         self.default = default
         self.varying = varying      # set for variables updated with thread-dependent values in loops
-        self._weight = 1 if default is None else _weight_over((default,))
+        own = _name_set(name)
+        if default is None:
+            self._weight = self._depth = 1
+            self._symbols = self._free_names = self._env_names = own
+            self._carried = _EMPTY
+            self._has_load = False
+        else:
+            self._weight, self._depth = _measure((default,))
+            self._symbols = _join(default._symbols, own)
+            self._free_names = default._free_names
+            self._carried = _join(default._carried, own)
+            self._env_names = _join(default._env_names, own)
+            self._has_load = default._has_load
 
     def children(self):
         return () if self.default is None else (self.default,)
@@ -167,7 +187,7 @@ class Load(Expr):
     def __init__(self, array: str, index: Expr):
         self.array = array
         self.index = index
-        self._weight = _weight_over((index,))
+        _summarise(self, (index,), True)
 
     def children(self):
         return (self.index,)
@@ -188,7 +208,7 @@ class Opaque(Expr):
         self.text = text
         self.operands = tuple(operands)
         self.thread_varying = thread_varying
-        self._weight = _weight_over(self.operands)
+        _summarise(self, self.operands, True)
 
     def children(self):
         return self.operands
@@ -208,6 +228,7 @@ class AtomicResult(Opaque):
     def __init__(self, text: str, line: int, column: int):
         super().__init__(text, (), thread_varying=True)
         self.key = f"{text}@{line}:{column}"
+        self._env_names = frozenset((self.key,))
 
     def _needs(self, env):
         if self.key not in env:
@@ -230,6 +251,12 @@ class Binary(Expr):
         self.right = right
         self._apply = _BINARY.get(op)   # looked up once: trees are evaluated many times
         self._weight = min(left._weight + right._weight + 1, _WEIGHT_CAP)
+        self._depth = (left._depth if left._depth > right._depth else right._depth) + 1
+        self._symbols = _join(left._symbols, right._symbols)
+        self._free_names = _join(left._free_names, right._free_names)
+        self._carried = _join(left._carried, right._carried)
+        self._env_names = _join(left._env_names, right._env_names)
+        self._has_load = left._has_load or right._has_load
 
     def children(self):
         return (self.left, self.right)
@@ -257,7 +284,7 @@ class Unary(Expr):
     def __init__(self, op: str, operand: Expr):
         self.op = op
         self.operand = operand
-        self._weight = _weight_over((operand,))
+        _summarise(self, (operand,))
 
     def children(self):
         return (self.operand,)
@@ -284,7 +311,7 @@ class Select(Expr):
         self.condition = condition
         self.if_true = if_true
         self.if_false = if_false
-        self._weight = _weight_over((condition, if_true, if_false))
+        _summarise(self, (condition, if_true, if_false))
 
     def children(self):
         return (self.condition, self.if_true, self.if_false)
@@ -311,7 +338,7 @@ class Call(Expr):
     def __init__(self, name: str, args: tuple):
         self.name = name
         self.args = tuple(args)
-        self._weight = _weight_over(self.args)
+        _summarise(self, self.args)
 
     def children(self):
         return self.args
@@ -325,12 +352,8 @@ class Call(Expr):
         return f"{self.name}({', '.join(map(str, self.args))})"
 
 
-# Deeper than this, evaluation continues with the explicit stack of `_evaluate_deep`.
+# Deeper than this, evaluation uses the explicit stack of `_evaluate_deep`.
 RECURSIVE_DEPTH = 200
-
-
-class _TooDeep(Exception):
-    pass
 
 
 def evaluate(root: Expr, env: dict):
@@ -339,22 +362,36 @@ def evaluate(root: Expr, env: dict):
     evaluated is the one a plain recursive evaluation would have stopped at.
 
     Most trees are a few levels deep: they are evaluated by plain recursion, several times faster
-    in Python than an explicit stack. A deeper tree (long chains of statements) starts again on the
-    explicit stack, which has no depth limit; evaluation has no side effects, so starting again
-    gives the same value or raises the same exception. Trees of fewer than HEAVY_WEIGHT nodes (shared
-    ones counted again) are walked without even a memo."""
+    in Python than an explicit stack. A deeper tree (long chains of statements; every node knows
+    its depth) goes to the explicit stack, which has no depth limit. Trees of fewer than
+    HEAVY_WEIGHT nodes (shared ones counted again) are walked without even a memo."""
     if root._weight < HEAVY_WEIGHT:
         return root._small(env)
+    return evaluate_shared(root, env, {})
+
+
+def evaluate_shared(root: Expr, env: dict, values: dict):
+    """`evaluate`, keeping every inner node's value in `values` (id(node) -> value) and reusing what
+    it already holds: a caller that evaluates many expressions sharing subexpressions passes one
+    dict to all, provided every node it may hold has the same value in each of their environments
+    (and that the nodes outlive the dict, so that their ids stay theirs)."""
+    value = values.get(id(root), _MISSING)
+    if value is not _MISSING:
+        return value
+    if root._depth > RECURSIVE_DEPTH:
+        return _evaluate_deep(root, env)
     needed = root._needs(env)
-    if not needed:                            # a leaf or a bound name: most calls
+    if not needed:                            # a leaf or a bound name
         return root._combine(env, ())
     try:
-        return root._combine(env, _operands(needed, env, {}, 1))
-    except (_TooDeep, RecursionError):
+        value = root._combine(env, _operands(needed, env, values))
+    except RecursionError:                    # called from deep inside something else
         return _evaluate_deep(root, env)
+    values[id(root)] = value
+    return value
 
 
-def _operands(needed, env: dict, values: dict, depth: int) -> list:
+def _operands(needed, env: dict, values: dict) -> list:
     """The values of `needed` (evaluated left to right, each distinct node once per call).
     Constants, names and binary operators, nearly every node, are evaluated inline: what their
     `_needs` and `_combine` would do, without the two method calls."""
@@ -378,16 +415,12 @@ def _operands(needed, env: dict, values: dict, depth: int) -> list:
                 apply = child._apply
                 if apply is None:
                     raise Unevaluable(f"operator {child.op}")
-                if depth >= RECURSIVE_DEPTH:
-                    raise _TooDeep
-                left, right = _operands((child.left, child.right), env, values, depth + 1)
+                left, right = _operands((child.left, child.right), env, values)
                 value = apply(left, right)
             else:
                 grandchildren = child._needs(env)
                 if grandchildren:
-                    if depth >= RECURSIVE_DEPTH:
-                        raise _TooDeep
-                    value = child._combine(env, _operands(grandchildren, env, values, depth + 1))
+                    value = child._combine(env, _operands(grandchildren, env, values))
                 else:
                     value = child._combine(env, ())
             values[key] = value
@@ -451,7 +484,7 @@ class _RecentValues:
         return entry[3]
 
     def remember(self, node: Expr, env: dict, value) -> None:
-        names = tuple(_fold(node, "_env_names", _own_env_names))
+        names = tuple(node._env_names)
         if len(names) > _MAX_REMEMBERED_NAMES:
             return
         if isinstance(value, np.ndarray):
@@ -472,13 +505,50 @@ def _recent_values() -> _RecentValues:
         return _THREAD_STATE.recent
 
 
-def _weight_over(children) -> int:
-    """1 + the weights of the children: the size of the tree the DAG unfolds to, capped. Small
-    weights bound both the depth and the cost of a plain recursive walk."""
-    return min(1 + sum(child._weight for child in children), _WEIGHT_CAP)
+def _measure(children) -> tuple:
+    """(weight, depth) of a node over `children`: the size of the tree the DAG unfolds to (capped),
+    and the longest path to a leaf. Small weights bound both the depth and the cost of a plain
+    recursive walk; the depth tells, before evaluating, whether recursion would go too deep."""
+    return (min(1 + sum(child._weight for child in children), _WEIGHT_CAP),
+            1 + max((child._depth for child in children), default=0))
 
 
 _WEIGHT_CAP = 1 << 30
+_EMPTY = frozenset()
+_NAME_SETS: dict = {}
+
+
+def _name_set(name: str) -> frozenset:
+    """frozenset({name}), one per name (the front end builds many Syms of the same name)."""
+    names = _NAME_SETS.get(name)
+    if names is None:
+        names = _NAME_SETS[name] = frozenset((name,))
+    return names
+
+
+def _join(a: frozenset, b: frozenset) -> frozenset:
+    """a | b, reusing either when it already holds the other (most joins add nothing)."""
+    if b <= a:
+        return a
+    if a <= b:
+        return b
+    return a | b
+
+
+def _summarise(node: Expr, children: tuple, loads: bool = False) -> None:
+    """The constructor's share for a node that reads nothing itself: its children's names joined;
+    `loads` when the node reads memory (or stands for a value it cannot model)."""
+    node._weight, node._depth = _measure(children)
+    symbols = free = carried = env_names = _EMPTY
+    has_load = loads
+    for child in children:
+        symbols = _join(symbols, child._symbols)
+        free = _join(free, child._free_names)
+        carried = _join(carried, child._carried)
+        env_names = _join(env_names, child._env_names)
+        has_load = has_load or child._has_load
+    node._symbols, node._free_names, node._carried, node._env_names = symbols, free, carried, env_names
+    node._has_load = has_load
 
 
 def _fold(root: Expr, slot: str, own):
@@ -512,43 +582,6 @@ def _fold_small(node: Expr, slot: str, own):
     value = own(node)
     setattr(node, slot, value)
     return value
-
-
-def _union(sets) -> frozenset:
-    result = frozenset()
-    for names in sets:
-        if names and not names <= result:     # most unions add nothing: keep the existing set
-            result = names if not result else result | names
-    return result
-
-
-def _own_symbols(node: Expr) -> frozenset:
-    inner = _union(child._symbols for child in node.children())
-    return inner | {node.name} if isinstance(node, Sym) else inner
-
-
-def _own_env_names(node: Expr) -> frozenset:
-    """Every environment entry the value depends on: symbols and the keys of atomics' results."""
-    inner = _union(child._env_names for child in node.children())
-    own = node._reads()
-    return inner | frozenset(own) if own else inner
-
-
-def _own_free_names(node: Expr) -> frozenset:
-    if isinstance(node, Sym) and node.default is None:
-        return frozenset({node.name})
-    return _union(child._free_names for child in node.children())
-
-
-def _own_carried(node: Expr) -> frozenset:
-    inner = _union(child._carried for child in node.children())
-    return inner | {node.name} if isinstance(node, Sym) and node.default is not None else inner
-
-
-def _own_has_load(node: Expr) -> bool:
-    if isinstance(node, (Load, Opaque)):
-        return True
-    return any(child._has_load for child in node.children())
 
 
 def _own_opaque_thread_dependence(node: Expr) -> bool:
@@ -759,11 +792,11 @@ def try_constant(expr: Expr, env: dict | None = None):
 def free_names(expr: Expr) -> frozenset:
     """Names with no value of their own: parameters and builtins, not loop variables (which carry
     their first-iteration value as a default)."""
-    # Asked again and again of the same trees (every access and condition, by several analyses);
-    # trees never change after construction, so the answer is kept on each node.
-    return _fold(expr, "_free_names", _own_free_names) if isinstance(expr, Expr) else frozenset()
+    # Asked again and again of the same trees (every access and condition, by several analyses):
+    # each node is built with its answer.
+    return expr._free_names if isinstance(expr, Expr) else _EMPTY
 
 
 def carried_names(expr: Expr) -> frozenset:
     """Names of loop-updated variables (symbols with a first-iteration default) the value reads."""
-    return _fold(expr, "_carried", _own_carried)
+    return expr._carried

@@ -222,3 +222,63 @@ def test_a_remembered_value_depends_on_the_atomic_results_it_reads():
         chain = sx.Binary("+", chain, sx.Const(1))
     assert chain.evaluate({"threadIdx.x": 0, slot.key: 7}) == 7 + depth
     assert chain.evaluate({"threadIdx.x": 0, slot.key: 9}) == 9 + depth
+
+
+def _walked(expr, own):
+    """A property recomputed by a plain walk over the tree, to check what constructors stored."""
+    return own(expr, [_walked(child, own) for child in expr.children()])
+
+
+def _names(expr, inner):
+    found = frozenset().union(*inner)
+    return found | {expr.name} if isinstance(expr, sx.Sym) else found
+
+
+def _free(expr, inner):
+    if isinstance(expr, sx.Sym) and expr.default is None:
+        return frozenset({expr.name})
+    return frozenset().union(*inner)
+
+
+def _carried(expr, inner):
+    found = frozenset().union(*inner)
+    return found | {expr.name} if isinstance(expr, sx.Sym) and expr.default is not None else found
+
+
+def _loads(expr, inner):
+    return isinstance(expr, (sx.Load, sx.Opaque)) or any(inner)
+
+
+def _depth(expr, inner):
+    return 1 + max(inner, default=0)
+
+
+def test_what_constructors_store_is_what_a_walk_of_the_tree_finds():
+    rng = np.random.default_rng(11)
+    for _ in range(5):
+        for expr in _random_dag(rng, 40):
+            assert expr.symbols() == _walked(expr, _names)
+            assert sx.free_names(expr) == _walked(expr, _free)
+            assert sx.carried_names(expr) == _walked(expr, _carried)
+            assert expr.has_load() == _walked(expr, _loads)
+            assert expr._depth == _walked(expr, _depth)
+
+
+def test_a_deep_chain_goes_to_the_explicit_stack_without_a_recursive_attempt(monkeypatch):
+    chain = TID
+    for _ in range(sx.RECURSIVE_DEPTH + 5):
+        chain = sx.Binary("+", chain, sx.Const(1))
+    attempts = []
+    original = sx._operands
+    monkeypatch.setattr(sx, "_operands", lambda *args: attempts.append(1) or original(*args))
+    assert chain.evaluate({"threadIdx.x": 2}) == 2 + sx.RECURSIVE_DEPTH + 5
+    assert attempts == []
+
+
+def test_shared_evaluation_reuses_values_and_agrees_with_a_fresh_one():
+    rng = np.random.default_rng(5)
+    env = {"threadIdx.x": np.arange(32, dtype=np.int64), "n": 5, "unbound": 7}
+    values: dict = {}
+    for expr in _random_dag(rng, 80)[6:]:
+        assert _outcome(lambda e, en: sx.evaluate_shared(e, en, values), expr, env) == _outcome(sx.evaluate, expr, env)
+    assert values, "inner nodes are kept for the next expression"

@@ -44,3 +44,37 @@ def test_one_error_tuple_for_values_that_cannot_be_known():
     with pytest.raises(threads.UNEVALUABLE):
         threads.evaluate_per_thread(unknown_call, space.env, space.size)
     assert threads.condition_values(sx.Load("a", sx.Sym("threadIdx.x")), space.env, space.size) is None
+
+
+def _guard(expr, negated=False):
+    from types import SimpleNamespace
+    return SimpleNamespace(expr=expr, negated=negated)
+
+
+def test_lanes_agree_with_evaluating_each_expression_on_its_own():
+    tid = sx.Sym("threadIdx.x")
+    block = threads.BlockShape(48)
+    env = threads.thread_env(block, (4, 1, 1), {"m": 40})
+    lanes = threads.Lanes(env, block.slots, threads.active_slots(block))
+    index = sx.binary("+", sx.binary("*", sx.Sym("blockIdx.x"), sx.Sym("blockDim.x")), tid)
+    exprs = [index, sx.binary("*", index, sx.Sym("n")), sx.binary("<", index, sx.Sym("n")),
+             sx.binary("<", tid, sx.Sym("m")), sx.binary(">=", tid, sx.binary("-", sx.Sym("n"), sx.Sym("k"))),
+             sx.Load("a", tid), sx.binary("/", tid, sx.binary("-", tid, tid))]
+    for expr in exprs:
+        for stand_in in (threads.PLACEHOLDER, threads.PLACEHOLDER_ALT):
+            try:
+                expected = threads.evaluate_per_thread(expr, threads.with_placeholders(expr, env, stand_in), block.slots)
+            except threads.UNEVALUABLE as exc:
+                with pytest.raises(type(exc)):
+                    lanes.values(expr, stand_in)
+            else:
+                assert np.array_equal(lanes.values(expr, stand_in), expected)
+        fresh = threads.condition_values(expr, env, block.slots)
+        kept = lanes.condition(expr)
+        assert (fresh is None and kept is None) or np.array_equal(fresh, kept)
+    guards = [[], [_guard(exprs[3])], [_guard(exprs[3]), _guard(exprs[2], True)], [_guard(exprs[5]), _guard(exprs[3])],
+              [_guard(exprs[4])], [_guard(sx.binary(">", tid, sx.Sym("n")))]]
+    for conditions in guards:
+        assert np.array_equal(lanes.mask(conditions), threads.condition_mask(conditions, env, block.slots))
+        assert np.array_equal(lanes.active_mask(conditions),
+                              threads.active_slots(block) & threads.condition_mask(conditions, env, block.slots))

@@ -26,8 +26,8 @@ import numpy as np
 
 from kernelscope import symbolic as sx
 from kernelscope.analyses.threads import (
-    PLACEHOLDER, PLACEHOLDER_ALT, UNEVALUABLE, WARP_SIZE, BlockShape, active_slots, condition_mask, condition_values,
-    evaluate_per_thread, bind_missing, thread_env,
+    PLACEHOLDER, PLACEHOLDER_ALT, UNEVALUABLE, WARP_SIZE, BlockShape, Lanes, active_slots, evaluate_per_thread,
+    bind_missing, thread_env,
 )
 from kernelscope.analyses.trips import ExecWeights
 
@@ -124,29 +124,15 @@ def analyze(kernel, block: BlockShape, bindings: dict | None = None, grid=None,
     slots = block.slots
     if weights is None:
         weights = ExecWeights(thread_env(block, grid, dict(bindings or {})), slots, active_slots(block))
-    env, real = weights.env, weights.active
+    lanes = weights.lanes
     result = MemoryResult()
-    masks = _ActiveMasks(env, slots, real)
     layouts = _Layouts()
     for access in kernel.accesses:
-        result.accesses.append(_access(access, env, slots, masks(access.context.conditions), weights, layouts))
+        result.accesses.append(_access(access, lanes, lanes.active_mask(access.context.conditions), weights,
+                                       layouts))
     for branch in kernel.branches:
-        result.branches.append(_branch(branch, env, slots, masks(branch.context.conditions)))
+        result.branches.append(_branch(branch, lanes, lanes.active_mask(branch.context.conditions)))
     return result
-
-
-class _ActiveMasks:
-    """Threads that pass a statement's guarding conditions; statements of one block share them."""
-
-    def __init__(self, env: dict, slots: int, real: np.ndarray):
-        self.env, self.slots, self.real = env, slots, real
-        self._cache: dict = {}
-
-    def __call__(self, conditions) -> np.ndarray:
-        key = tuple(id(c) for c in conditions)
-        if key not in self._cache:
-            self._cache[key] = self.real & condition_mask(conditions, self.env, self.slots)
-        return self._cache[key]
 
 
 class _Layouts:
@@ -166,8 +152,7 @@ class _Layouts:
         return self._cache[key]
 
 
-def _access(access, env: dict, slots: int, active: np.ndarray, weights: ExecWeights,
-            layouts: _Layouts) -> AccessResult:
+def _access(access, lanes: Lanes, active: np.ndarray, weights: ExecWeights, layouts: _Layouts) -> AccessResult:
     numeric_weight, symbolic_weight = weights.weight(access.weight_context)
     result = AccessResult(access.line, access.column, access.text, access.array, access.space, access.op,
                           access.elem_bytes, "unknown", None, in_function=access.in_function,
@@ -178,9 +163,10 @@ def _access(access, env: dict, slots: int, active: np.ndarray, weights: ExecWeig
     issuing = lanes_per_warp > 0
     result.active_lanes = _mean(lanes_per_warp[issuing]) if issuing.any() else 0.0
     result.requests_per_block = float(issuing.sum())
+    env, slots = lanes.env, lanes.slots
     free = sx.free_names(access.address)
     try:
-        addresses = evaluate_per_thread(access.address, bind_missing(env, free, PLACEHOLDER), slots)
+        addresses = lanes.values(access.address)
     except sx.Indirect:
         addresses = _with_warp_uniform_loads(access.address, bind_missing(env, free, PLACEHOLDER), slots, active)
         if addresses is None:
@@ -189,7 +175,7 @@ def _access(access, env: dict, slots: int, active: np.ndarray, weights: ExecWeig
     except UNEVALUABLE as exc:
         result.note = f"address not evaluable: {exc}"
         return result
-    symbolic_stride = _symbolic_stride(access, env, slots, addresses, [n for n in free if n not in env])
+    symbolic_stride = _symbolic_stride(access, lanes, addresses, [n for n in free if n not in env])
     shared = access.space == "shared"
     result.stride_bytes, result.pattern, cost, ideal = layouts(addresses, active, access.elem_bytes, shared,
                                                                symbolic_stride)
@@ -255,12 +241,12 @@ def _indirect(result: AccessResult, lanes_per_warp: np.ndarray, issuing: np.ndar
     return result
 
 
-def _symbolic_stride(access, env, slots, addresses, free):
+def _symbolic_stride(access, lanes: Lanes, addresses, free):
     """If the lane-to-lane stride depends on an unbound parameter, describe it symbolically."""
     if not free:
         return None
     try:
-        other = evaluate_per_thread(access.address, bind_missing(env, free, PLACEHOLDER_ALT), slots)
+        other = lanes.values(access.address, PLACEHOLDER_ALT)
     except Exception:
         return None
     stride_a = _lane_stride(addresses)
@@ -367,12 +353,12 @@ def _shared_wavefronts(addresses: np.ndarray, active: np.ndarray, elem: int):
     return _mean(wavefronts[issuing]), _mean(ideals[issuing])
 
 
-def _branch(branch, env: dict, slots: int, active: np.ndarray) -> BranchResult:
+def _branch(branch, lanes: Lanes, active: np.ndarray) -> BranchResult:
     in_loop = bool(branch.context.loops)
     expr = branch.condition
     if not expr.thread_dependent:
         return BranchResult(branch.line, branch.column, branch.kind, False, None, 0.0, in_loop)
-    values = condition_values(expr, env, slots)
+    values = lanes.condition(expr)
     if values is None:
         return BranchResult(branch.line, branch.column, branch.kind, None, None, None, in_loop)
     truth, masks = values.reshape(-1, WARP_SIZE), active.reshape(-1, WARP_SIZE)

@@ -147,15 +147,7 @@ def bind_missing(env: dict, names, value: int) -> dict:
 def evaluate_per_thread(expr: sx.Expr, env: dict, slots: int):
     """Evaluate for every slot; returns an int64 array of length `slots`. Raises what UNEVALUABLE
     lists when the value cannot be known."""
-    value = expr.evaluate(env)
-    array = np.asarray(value)
-    if array.ndim == 0:
-        array = np.full(slots, array.item())
-    if array.dtype.kind == "f":
-        if not np.all(np.isfinite(array)):
-            raise sx.Unevaluable("non-finite")
-        array = array.astype(np.int64)
-    return array.astype(np.int64, copy=False)
+    return _as_slots(expr.evaluate(env), slots)
 
 
 def condition_values(expr: sx.Expr, env: dict, slots: int) -> np.ndarray | None:
@@ -203,6 +195,118 @@ def condition_mask(conditions, env: dict, slots: int) -> np.ndarray:
         # pathfinder's `xidx >= 0` with xidx = (256 - 2 * iteration) * bx - border + tx): undecided
         return condition_mask([c for c in conditions if all(n in env for n in sx.free_names(c.expr))], env, slots)
     return mask
+
+
+class Lanes:
+    """The padded thread slots of one block under one environment, with what the memory, divergence
+    and intensity analyses ask of them kept, so that each is computed once per kernel: every
+    expression's value for every slot (PLACEHOLDER or PLACEHOLDER_ALT standing in for unbound
+    scalars, as evaluate_per_thread(expr, with_placeholders(expr, env, value), slots) gives it),
+    each node's value on the way (subexpressions that accesses and conditions share are evaluated
+    once), each condition's truth (condition_values) and each guard's mask (condition_mask).
+    Expressions are kept by identity: they must outlive the Lanes (a kernel's records do)."""
+
+    def __init__(self, env: dict, slots: int, active: np.ndarray):
+        self.env, self.slots, self.active = env, slots, active
+        self._nodes = {PLACEHOLDER: {}, PLACEHOLDER_ALT: {}}   # stand-in -> {id(node): value}
+        self._values = {PLACEHOLDER: {}, PLACEHOLDER_ALT: {}}  # stand-in -> {id(expr): (array, error)}
+        self._truths: dict = {}      # id(expr) -> truth or None
+        self._raw: dict = {}         # ids of conditions -> AND of the truths that are known
+        self._masks: dict = {}       # ids of conditions -> condition_mask's answer
+        self._active: dict = {}      # ids of conditions -> active slots that pass them
+
+    def values(self, expr: sx.Expr, stand_in: int = PLACEHOLDER) -> np.ndarray:
+        """expr's value for every slot (int64, read-only by convention); raises what UNEVALUABLE lists."""
+        kept = self._values[stand_in].get(id(expr))
+        if kept is None:
+            try:
+                kept = (self._evaluate(expr, stand_in), None)
+            except UNEVALUABLE as exc:
+                kept = (None, exc)
+            self._values[stand_in][id(expr)] = kept
+        if kept[1] is not None:
+            raise kept[1]
+        return kept[0]
+
+    def _evaluate(self, expr: sx.Expr, stand_in: int) -> np.ndarray:
+        env = self.env
+        missing = [name for name in sx.free_names(expr) if name not in env]
+        if missing:
+            env = {**env, **dict.fromkeys(missing, stand_in)}
+            if not sx.carried_names(expr).isdisjoint(missing):
+                # a name that is both unbound and a loop variable here: the stand-in replaces the
+                # loop variable's first value in this expression only, so its nodes share nothing
+                return _as_slots(sx.evaluate(expr, env), self.slots)
+        # Every node's value is now the same in each expression's environment: a node's unbound
+        # names are unbound in every expression that contains it, and get the same stand-in.
+        return _as_slots(sx.evaluate_shared(expr, env, self._nodes[stand_in]), self.slots)
+
+    def condition(self, expr: sx.Expr) -> np.ndarray | None:
+        """condition_values(expr, env, slots), once per condition."""
+        key = id(expr)
+        if key in self._truths:
+            return self._truths[key]
+        try:
+            truth = self.values(expr) != 0
+            unbound = sorted(name for name in sx.free_names(expr) if name not in self.env)
+            if len(unbound) > 1 and _decided_by_stand_ins(expr, self.env, unbound, truth, self.slots):
+                truth = None
+        except UNEVALUABLE:
+            truth = None
+        self._truths[key] = truth
+        return truth
+
+    def mask(self, conditions) -> np.ndarray:
+        """condition_mask(conditions, env, slots), once per distinct list of guards."""
+        key = tuple(map(id, conditions))
+        mask = self._masks.get(key)
+        if mask is None:
+            mask = self._known(conditions, key)
+            if not mask.any() and any(name not in self.env for c in conditions for name in sx.free_names(c.expr)):
+                # see condition_mask: undecided when only the stand-ins make every thread fail
+                mask = self.mask([c for c in conditions if all(n in self.env for n in sx.free_names(c.expr))])
+            self._masks[key] = mask
+        return mask
+
+    def _known(self, conditions, key: tuple) -> np.ndarray:
+        """The AND of the guards' truths that are known; guards nest, so a list's prefix is usually
+        kept already (the statements of an outer if)."""
+        mask = self._raw.get(key)
+        if mask is None:
+            if not conditions:
+                mask = np.ones(self.slots, dtype=bool)
+            else:
+                outer = self._known(conditions[:-1], key[:-1])
+                last = conditions[-1]
+                truth = self.condition(last.expr)
+                if truth is None:
+                    mask = outer
+                else:
+                    mask = outer & (~truth if last.negated else truth)
+            self._raw[key] = mask
+        return mask
+
+    def active_mask(self, conditions) -> np.ndarray:
+        """Slots that are real threads and pass the guards."""
+        key = tuple(map(id, conditions))
+        mask = self._active.get(key)
+        if mask is None:
+            mask = self._active[key] = self.active & self.mask(conditions)
+        return mask
+
+
+def _as_slots(value, slots: int) -> np.ndarray:
+    """What evaluate_per_thread makes of an evaluated value."""
+    if type(value) is np.ndarray and value.dtype == np.int64 and value.ndim == 1:
+        return value                      # the usual case, as the general path would return it
+    array = np.asarray(value)
+    if array.ndim == 0:
+        array = np.full(slots, array.item())
+    if array.dtype.kind == "f":
+        if not np.all(np.isfinite(array)):
+            raise sx.Unevaluable("non-finite")
+        array = array.astype(np.int64)
+    return array.astype(np.int64, copy=False)
 
 
 # -- values that may be unknown, for the sync analysis and the uniformity levels ----------------------

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from kernelscope.analyses.threads import UNEVALUABLE, condition_mask, condition_values, evaluate_per_thread
+from kernelscope.analyses.threads import UNEVALUABLE, Lanes, condition_mask, evaluate_per_thread
 
 MAX_SIMULATED_ITERATIONS = 4096
 # For averaging over a kernel's accesses only (never reported as an execution count): a counted loop
@@ -137,12 +137,14 @@ def _loop_values(loop, env: dict, slots: int, active: np.ndarray):
 
 
 class ExecWeights:
-    """Caches loop trip counts for one kernel under one environment."""
+    """Caches loop trip counts for one kernel under one environment. `lanes` keeps the guards'
+    masks, which the memory analysis shares."""
 
     def __init__(self, env: dict, slots: int, active: np.ndarray):
         self.env = env
         self.slots = slots
         self.active = active
+        self.lanes = Lanes(env, slots, active)
         self._cache: dict[int, float | None] = {}
         self._executions: dict[tuple, float | None] = {}
 
@@ -175,7 +177,7 @@ class ExecWeights:
             numeric, _ = self.weight(context)
             if numeric is None:
                 return None
-            mask = condition_mask(conditions, self.env, self.slots)[self.active]
+            mask = self.lanes.mask(conditions)[self.active]
             return numeric * (float(mask.mean()) if mask.size else 0.0) * undecided
         # loops whose variable the conditions test and whose values are the same for every thread;
         # a per-thread loop (a thread's chunk of a row) keeps its first value and counts by its trips
@@ -219,7 +221,7 @@ class ExecWeights:
     def _undecided_arms(self, conditions) -> int:
         """How many of `conditions` are if/else arms whose test cannot be evaluated."""
         return sum(1 for condition in conditions
-                   if condition.exclusive and condition_values(condition.expr, self.env, self.slots) is None)
+                   if condition.exclusive and self.lanes.condition(condition.expr) is None)
 
     def averaging_weight(self, context) -> float:
         """How much a statement in `context` counts when averaging over accesses: its executions
