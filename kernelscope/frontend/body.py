@@ -16,6 +16,7 @@ from kernelscope import math_costs
 from kernelscope import symbolic as sx
 from kernelscope.errors import InvalidSource
 from kernelscope.frontend.ctypes import SCALAR_BYTES, TypeTable, normalise_type, precision_of
+from kernelscope.frontend.nodes import FIELD
 from kernelscope.model import Access, Arith, Barrier, Branch, Call, Condition, Context, Loop, SharedArray
 
 MAX_EXPRESSION_DEPTH = 150
@@ -23,6 +24,10 @@ MAX_STATEMENT_DEPTH = 120
 MAX_INLINE_DEPTH = 6
 
 BUILTIN_INDEX = {"threadIdx", "blockIdx", "blockDim", "gridDim"}
+# named nodes in statement position that are not expressions either (nothing to record)
+_NOT_EXPRESSIONS = frozenset(("comment", "break_statement", "continue_statement", "goto_statement", ";",
+                              "type_definition", "alias_declaration", "using_declaration",
+                              "static_assert_declaration", "ERROR"))
 
 BARRIERS = {
     "__syncthreads": "syncthreads", "__syncthreads_count": "syncthreads_count",
@@ -59,7 +64,7 @@ CAST_RESULT = {"__half2float": "float", "__bfloat162float": "float", "__float2ha
                "__double2float_rn": "float"}
 
 
-@dataclass
+@dataclass(slots=True)
 class Pointer:
     base: str
     space: str
@@ -72,7 +77,7 @@ class Pointer:
         return Pointer(self.base, self.space, offset, self.pointee, dims)
 
 
-@dataclass
+@dataclass(slots=True)
 class Value:
     expr: sx.Expr
     ctype: str | None = None
@@ -124,12 +129,17 @@ class Walker:
         self.current_function: str | None = None
         self._pending_unroll = None
         self._statement_depth = 0
-        self._counted_arith: set = set()   # source texts of the current statement's counted operations
+        # source texts of the current statement's counted operations (made on the first one)
+        self._counted_arith: set | None = None
         self.on_launch = None       # host walks: called with each `k<<<...>>>(...)` node
+        self._source = unit.text    # what the tree was parsed from (ASCII: byte offsets are string offsets)
+        self._line_col = unit.line_col
+        # loop node id -> the variables assigned in it (shared by every walk over the same tree)
+        self._assignments = unit.loop_assignments
 
     # -- positions ---------------------------------------------------------------------------
     def where(self, node) -> tuple[int, int]:
-        return self.unit.line_col(node.start_byte)
+        return self._line_col(node.start_byte)
 
     def context(self) -> Context:
         return Context(tuple(self.loops), tuple(self.conditions))
@@ -144,31 +154,26 @@ class Walker:
 
     def statement(self, node) -> None:
         self._statement_depth += 1
-        counted, self._counted_arith = self._counted_arith, set()
+        counted, self._counted_arith = self._counted_arith, None
         try:
             if self._statement_depth > MAX_STATEMENT_DEPTH:
                 self._note_once("statements nest too deeply; the innermost ones are not analysed")
                 return
-            self._statement(node)
+            kind = node.type
+            handler = _STATEMENT_HANDLERS.get(kind)
+            if handler is not None:
+                handler(self, node)
+            elif kind.startswith("preproc_"):
+                self.stmt_preproc(node)
+            elif node.is_named and kind not in _NOT_EXPRESSIONS:
+                self.expression(node)
+            elif kind == "ERROR":
+                for child in node.named_children:
+                    if child.type.endswith("statement") or child.type == "declaration":
+                        self.statement(child)
         finally:
             self._statement_depth -= 1
             self._counted_arith = counted
-
-    def _statement(self, node) -> None:
-        kind = node.type
-        handler = _STATEMENT_HANDLERS.get(kind)
-        if handler is not None:
-            handler(self, node)
-        elif kind.startswith("preproc_"):
-            self.stmt_preproc(node)
-        elif node.is_named and kind not in ("comment", "break_statement", "continue_statement", "goto_statement",
-                                           ";", "type_definition", "alias_declaration", "using_declaration",
-                                           "static_assert_declaration", "ERROR"):
-            self.expression(node)
-        elif kind == "ERROR":
-            for child in node.named_children:
-                if child.type.endswith("statement") or child.type == "declaration":
-                    self.statement(child)
 
     def stmt_compound_statement(self, node) -> None:
         depth = len(self.conditions)
@@ -191,7 +196,7 @@ class Walker:
         # nests it in a function body), its first branch is the one analysed.
         if node.type not in ("preproc_if", "preproc_ifdef"):
             return
-        condition = node.child_by_field_name("condition")
+        condition = node.child_by_field_id(FIELD.condition)
         for child in node.named_children:
             if child == condition or child.type in ("identifier", "preproc_else", "preproc_elif", "preproc_elifdef"):
                 continue
@@ -202,19 +207,19 @@ class Walker:
             self.expression(child)
 
     def stmt_declaration(self, node) -> None:
-        type_node = node.child_by_field_name("type")
+        type_node = node.child_by_field_id(FIELD.type)
         base_type = normalise_type(self._node_text(type_node)) if type_node is not None else "int"
         qualifiers = {c.text.decode("latin-1") for c in node.children if c.type in ("type_qualifier", "storage_class_specifier")}
         is_shared = "__shared__" in qualifiers
         is_extern = "extern" in qualifiers
-        for declarator in node.children_by_field_name("declarator"):
+        for declarator in node.children_by_field_id(FIELD.declarator):
             self._declare(declarator, base_type, is_shared, is_extern)
 
     def _declare(self, declarator, base_type: str, is_shared: bool, is_extern: bool) -> None:
         value_node = None
         if declarator.type == "init_declarator":
-            value_node = declarator.child_by_field_name("value")
-            declarator = declarator.child_by_field_name("declarator")
+            value_node = declarator.child_by_field_id(FIELD.value)
+            declarator = declarator.child_by_field_id(FIELD.declarator)
         name, pointer_depth, dims = self._declarator_shape(declarator)
         if name is None:
             return
@@ -282,17 +287,17 @@ class Walker:
                 return self._node_text(node), pointer_depth, dims
             if node.type == "pointer_declarator":
                 pointer_depth += 1
-                node = node.child_by_field_name("declarator")
+                node = node.child_by_field_id(FIELD.declarator)
             elif node.type == "reference_declarator":
                 node = node.named_children[-1] if node.named_children else None
             elif node.type == "array_declarator":
-                size_node = node.child_by_field_name("size")
+                size_node = node.child_by_field_id(FIELD.size)
                 size = sx.try_constant(self.expression(size_node).expr) if size_node is not None else None
                 if size is not None and size < 0:
                     line, column = self.where(size_node)
                     raise InvalidSource(line, column, f"array has a negative size ({size})")
                 dims = [size] + (dims or [])
-                node = node.child_by_field_name("declarator")
+                node = node.child_by_field_id(FIELD.declarator)
             elif node.type in ("parenthesized_declarator",):
                 node = node.named_children[0] if node.named_children else None
             else:
@@ -300,13 +305,13 @@ class Walker:
         return None, 0, None
 
     def stmt_if_statement(self, node) -> None:
-        condition_node = node.child_by_field_name("condition")
+        condition_node = node.child_by_field_id(FIELD.condition)
         condition = self.expression(condition_node)
         line, column = self.where(node)
-        alternative = node.child_by_field_name("alternative")
+        alternative = node.child_by_field_id(FIELD.alternative)
         if self.record:
             self.scope.add(self.scope.branches, Branch(condition.expr, line, column, self.context(), "if", alternative is not None))
-        consequence = node.child_by_field_name("consequence")
+        consequence = node.child_by_field_id(FIELD.consequence)
         before = dict(self.env)
         has_else = alternative is not None
         self.conditions.append(Condition(condition.expr, line, exclusive=has_else))
@@ -330,21 +335,21 @@ class Walker:
 
     def stmt_for_statement(self, node) -> None:
         self._pending_unroll, unroll = None, getattr(self, "_pending_unroll", None)
-        initializer = node.child_by_field_name("initializer")
+        initializer = node.child_by_field_id(FIELD.initializer)
         var = None
         if initializer is not None:
             if initializer.type == "declaration":
                 self.stmt_declaration(initializer)
-                declarator = initializer.child_by_field_name("declarator")
+                declarator = initializer.child_by_field_id(FIELD.declarator)
                 if declarator is not None and declarator.type == "init_declarator":
-                    var = self._node_text(declarator.child_by_field_name("declarator"))
+                    var = self._node_text(declarator.child_by_field_id(FIELD.declarator))
             else:
                 self.expression(initializer)
                 if initializer.type == "assignment_expression":
-                    var = self._node_text(initializer.child_by_field_name("left"))
-        condition_node = node.child_by_field_name("condition")
-        update_node = node.child_by_field_name("update")
-        body = node.child_by_field_name("body")
+                    var = self._node_text(initializer.child_by_field_id(FIELD.left))
+        condition_node = node.child_by_field_id(FIELD.condition)
+        update_node = node.child_by_field_id(FIELD.update)
+        body = node.child_by_field_id(FIELD.body)
         declared = var is not None and initializer.type == "declaration"
         if var is None and initializer is None:
             # `for (; i < n; i += stride)` continues with a variable of the enclosing scope
@@ -360,7 +365,7 @@ class Walker:
         loop = Loop("for", line, var, start, bound, step, compare, None, unroll, len(self.loops) + 1, thread_dependent)
         loop.step_op = step_op
         self._run_loop(loop, body, update_node, assigned)
-        if var is not None and not declared and var in self.env and _only_updated_by_the_loop(node, var):
+        if var is not None and not declared and var in self.env and _only_updated_by_the_loop(node, var, self):
             exit_value = _exit_value(loop)
             if exit_value is not None:
                 # the unrolled main loop's leftover elements are handled by a second loop that starts here
@@ -370,17 +375,17 @@ class Walker:
         """A call of a constructor of a struct whose conversion hands out `extern __shared__` memory."""
         if value_node.type != "call_expression" or not self.types.shared_memory_structs:
             return False
-        callee = self._node_text(value_node.child_by_field_name("function")).split("<")[0].split("::")[-1].strip()
+        callee = self._node_text(value_node.child_by_field_id(FIELD.function)).split("<")[0].split("::")[-1].strip()
         return callee in self.types.shared_memory_structs
 
     def _updated_variable(self, update_node):
         """The variable a loop's update expression advances (`i++`, `i += s`, `i = i + s`, the first
         of `i++, k++`), if any."""
         if update_node is not None and update_node.type == "comma_expression":
-            update_node = update_node.child_by_field_name("left")
+            update_node = update_node.child_by_field_id(FIELD.left)
         if update_node is None or update_node.type not in ("update_expression", "assignment_expression"):
             return None
-        target = update_node.child_by_field_name("left") or update_node.child_by_field_name("argument")
+        target = update_node.child_by_field_id(FIELD.left) or update_node.child_by_field_id(FIELD.argument)
         if target is None or target.type != "identifier":
             return None
         name = self._node_text(target)
@@ -388,8 +393,8 @@ class Walker:
 
     def stmt_while_statement(self, node) -> None:
         self._pending_unroll = None
-        condition_node = node.child_by_field_name("condition")
-        body = node.child_by_field_name("body")
+        condition_node = node.child_by_field_id(FIELD.condition)
+        body = node.child_by_field_id(FIELD.body)
         assigned = self._enter_loop_variables(node, None, None, None)
         condition = self.expression(condition_node)
         line, _ = self.where(node)
@@ -400,8 +405,8 @@ class Walker:
 
     def stmt_do_statement(self, node) -> None:
         self._pending_unroll = None
-        body = node.child_by_field_name("body")
-        condition_node = node.child_by_field_name("condition")
+        body = node.child_by_field_id(FIELD.body)
+        condition_node = node.child_by_field_id(FIELD.condition)
         assigned = self._enter_loop_variables(node, None, None, None)
         line, _ = self.where(node)
         loop = Loop("do", line, None, None, None, None, "?", None, None, len(self.loops) + 1, False)
@@ -430,22 +435,22 @@ class Walker:
         if update_node is None or var is None:
             return None, None
         while update_node.type == "comma_expression":   # `i++, k++`: the part that updates var
-            left = update_node.child_by_field_name("left")
-            right = update_node.child_by_field_name("right")
+            left = update_node.child_by_field_id(FIELD.left)
+            right = update_node.child_by_field_id(FIELD.right)
             update_node = left if _updates(self, left, var) else right
         kind = update_node.type
         if kind == "update_expression":
-            operand = self._node_text(update_node.child_by_field_name("argument"))
+            operand = self._node_text(update_node.child_by_field_id(FIELD.argument))
             if operand != var:
                 return None, None
-            operator = self._node_text(update_node.child_by_field_name("operator"))
+            operator = self._node_text(update_node.child_by_field_id(FIELD.operator))
             return sx.Const(1 if operator == "++" else -1), "+"
         if kind == "assignment_expression":
-            left = self._node_text(update_node.child_by_field_name("left"))
+            left = self._node_text(update_node.child_by_field_id(FIELD.left))
             if left != var:
                 return None, None
-            operator = self._node_text(update_node.child_by_field_name("operator"))
-            right = update_node.child_by_field_name("right")
+            operator = self._node_text(update_node.child_by_field_id(FIELD.operator))
+            right = update_node.child_by_field_id(FIELD.right)
             recording, self.record = self.record, False
             amount = self.expression(right).expr
             self.record = recording
@@ -456,17 +461,17 @@ class Walker:
             if operator in ("*=", "<<=", ">>=", "/="):
                 return amount, operator[:-1]
             if operator == "=" and right.type == "binary_expression":
-                left_operand = self._node_text(right.child_by_field_name("left"))
-                op = self._node_text(right.child_by_field_name("operator"))
+                left_operand = self._node_text(right.child_by_field_id(FIELD.left))
+                op = self._node_text(right.child_by_field_id(FIELD.operator))
                 if left_operand == var and op in ("+", "-", "*", "/", ">>", "<<"):
-                    amount = self.expression(right.child_by_field_name("right")).expr
+                    amount = self.expression(right.child_by_field_id(FIELD.right)).expr
                     return (amount, "+") if op == "+" else (sx.binary("-", 0, amount), "+") if op == "-" else (amount, op)
         return None, None
 
     def _enter_loop_variables(self, node, var, step, step_op) -> set:
         """Variables assigned in the loop become named unknowns whose default is their value on entry.
         Returns the names assigned in the loop."""
-        assignments = _loop_assignments(node)
+        assignments = _loop_assignments(node, self)
         assigned = set(assignments)
         for name, sources in assignments.items():
             old = self.env.get(name)
@@ -496,16 +501,16 @@ class Walker:
             self.scope.add(self.scope.early_returns, Branch(condition, line, column, self.context(), "return"))
 
     def stmt_switch_statement(self, node) -> None:
-        condition = self.expression(node.child_by_field_name("condition"))
+        condition = self.expression(node.child_by_field_id(FIELD.condition))
         line, column = self.where(node)
         if self.record:
             self.scope.add(self.scope.branches, Branch(condition.expr, line, column, self.context(), "switch", True))
         self.conditions.append(Condition(condition.expr, line))
-        body = node.child_by_field_name("body")
+        body = node.child_by_field_id(FIELD.body)
         if body is not None:
             for child in body.named_children:
                 if child.type == "case_statement":
-                    for statement in child.named_children[1:] if child.child_by_field_name("value") else child.named_children:
+                    for statement in child.named_children[1:] if child.child_by_field_id(FIELD.value) else child.named_children:
                         self.statement(statement)
                 else:
                     self.statement(child)
@@ -582,7 +587,7 @@ class Walker:
         for child in node.named_children:
             if child.type == "declaration":
                 self.stmt_declaration(child)
-                name, _, _ = self._declarator_shape(child.child_by_field_name("declarator"))
+                name, _, _ = self._declarator_shape(child.child_by_field_id(FIELD.declarator))
                 value = self.env.get(name, UNKNOWN)
             else:
                 value = self.expression(child, depth)
@@ -596,17 +601,17 @@ class Walker:
         return self.expression(inner[-1], depth, whole_struct) if inner else UNKNOWN
 
     def expr_comma_expression(self, node, depth) -> Value:
-        self.expression(node.child_by_field_name("left"), depth)
-        return self.expression(node.child_by_field_name("right"), depth)
+        self.expression(node.child_by_field_id(FIELD.left), depth)
+        return self.expression(node.child_by_field_id(FIELD.right), depth)
 
     def expr_field_expression(self, node, depth, whole_struct=False) -> Value:
-        argument = node.child_by_field_name("argument")
-        field_node = node.child_by_field_name("field")
+        argument = node.child_by_field_id(FIELD.argument)
+        field_node = node.child_by_field_id(FIELD.field)
         field_name = self._node_text(field_node)
         if argument.type == "identifier" and self._node_text(argument) in BUILTIN_INDEX and \
                 self._node_text(argument) not in self.env:
             return Value(sx.Sym(f"{argument.text.decode('latin-1')}.{field_name}"), "unsigned int")
-        operator = self._node_text(node.child_by_field_name("operator")) or "."
+        operator = self._node_text(node.child_by_field_id(FIELD.operator)) or "."
         location = self.lvalue(node)
         if location is not None:
             pointer, size, ctype = location
@@ -634,8 +639,8 @@ class Walker:
         return Value(sx.Load(pointer.base, pointer.offset), ctype)
 
     def expr_pointer_expression(self, node, depth, whole_struct=False) -> Value:
-        operator = self._node_text(node.child_by_field_name("operator"))
-        argument = node.child_by_field_name("argument")
+        operator = self._node_text(node.child_by_field_id(FIELD.operator))
+        argument = node.child_by_field_id(FIELD.argument)
         if operator == "&":
             location = self.lvalue(argument)
             if location is not None:
@@ -660,9 +665,9 @@ class Walker:
             self._record(node, pointer, size, "load")
 
     def expr_binary_expression(self, node, depth) -> Value:
-        left = self.expression(node.child_by_field_name("left"), depth)
-        right = self.expression(node.child_by_field_name("right"), depth)
-        operator = self._node_text(node.child_by_field_name("operator"))
+        left = self.expression(node.child_by_field_id(FIELD.left), depth)
+        right = self.expression(node.child_by_field_id(FIELD.right), depth)
+        operator = self._node_text(node.child_by_field_id(FIELD.operator))
         if left.pointer is not None and operator in ("+", "-") and right.pointer is None:
             return self._offset_pointer(left, right, operator)
         if right.pointer is not None and operator == "+" and left.pointer is None:
@@ -685,24 +690,24 @@ class Walker:
         return Value(offset, pointer_value.ctype, pointer.moved(offset, pointer.dims[1:] if len(pointer.dims) > 1 else ()))
 
     def expr_unary_expression(self, node, depth) -> Value:
-        operand = self.expression(node.child_by_field_name("argument"), depth)
-        operator = self._node_text(node.child_by_field_name("operator"))
+        operand = self.expression(node.child_by_field_id(FIELD.argument), depth)
+        operator = self._node_text(node.child_by_field_id(FIELD.operator))
         if operator in ("-", "~", "!"):
             return Value(sx.Unary(operator, operand.expr) if not isinstance(operand.expr, sx.Const) else
                          sx.Const(sx.Unary(operator, operand.expr).evaluate({})), operand.ctype)
         return operand
 
     def expr_update_expression(self, node, depth) -> Value:
-        argument = node.child_by_field_name("argument")
-        operator = self._node_text(node.child_by_field_name("operator"))
+        argument = node.child_by_field_id(FIELD.argument)
+        operator = self._node_text(node.child_by_field_id(FIELD.operator))
         delta = Value(sx.Const(1), "int")
         return self._assign(node, argument, "+=" if operator == "++" else "-=", delta, depth)
 
     def expr_assignment_expression(self, node, depth) -> Value:
-        operator = self._node_text(node.child_by_field_name("operator"))
-        right_node = node.child_by_field_name("right")
+        operator = self._node_text(node.child_by_field_id(FIELD.operator))
+        right_node = node.child_by_field_id(FIELD.right)
         right = self.expression(right_node, depth, whole_struct=True)
-        return self._assign(node, node.child_by_field_name("left"), operator, right, depth)
+        return self._assign(node, node.child_by_field_id(FIELD.left), operator, right, depth)
 
     def _assign(self, node, target, operator: str, right: Value, depth: int) -> Value:
         if target.type == "identifier" and self._location_of(target) is None:
@@ -747,14 +752,14 @@ class Walker:
         return right
 
     def expr_conditional_expression(self, node, depth, whole_struct=False) -> Value:
-        condition = self.expression(node.child_by_field_name("condition"), depth)
+        condition = self.expression(node.child_by_field_id(FIELD.condition), depth)
         line, column = self.where(node)
         if self.record:
             self.scope.add(self.scope.branches, Branch(condition.expr, line, column, self.context(), "ternary", True))
         self.conditions.append(Condition(condition.expr, line))
-        consequence = self.expression(node.child_by_field_name("consequence"), depth, whole_struct)
+        consequence = self.expression(node.child_by_field_id(FIELD.consequence), depth, whole_struct)
         self.conditions[-1] = Condition(condition.expr, line, negated=True)
-        alternative = self.expression(node.child_by_field_name("alternative"), depth, whole_struct)
+        alternative = self.expression(node.child_by_field_id(FIELD.alternative), depth, whole_struct)
         self.conditions.pop()
         if consequence.pointer is not None:
             return consequence
@@ -762,8 +767,8 @@ class Walker:
                      _promote(consequence.ctype, alternative.ctype))
 
     def expr_cast_expression(self, node, depth, whole_struct=False) -> Value:
-        type_node = node.child_by_field_name("type")
-        value = self.expression(node.child_by_field_name("value"), depth, whole_struct)
+        type_node = node.child_by_field_id(FIELD.type)
+        value = self.expression(node.child_by_field_id(FIELD.value), depth, whole_struct)
         return self._cast(value, self._node_text(type_node))
 
     def _cast(self, value: Value, type_text: str) -> Value:
@@ -777,12 +782,12 @@ class Walker:
         return Value(value.expr, type_text, value.pointer, value.dims)
 
     def expr_sizeof_expression(self, node, depth) -> Value:
-        type_node = node.child_by_field_name("type")
+        type_node = node.child_by_field_id(FIELD.type)
         if type_node is not None:
             size = self.types.size_of(normalise_type(self._node_text(type_node)))
             if size:
                 return Value(sx.Const(size), "size_t")
-        value_node = node.child_by_field_name("value")
+        value_node = node.child_by_field_id(FIELD.value)
         if value_node is not None:
             recording, self.record = self.record, False
             value = self.expression(value_node, depth)
@@ -805,8 +810,8 @@ class Walker:
         return Value(sx.Opaque("asm", thread_varying=True))
 
     def expr_call_expression(self, node, depth, whole_struct=False) -> Value:
-        function = node.child_by_field_name("function")
-        arguments = node.child_by_field_name("arguments")
+        function = node.child_by_field_id(FIELD.function)
+        arguments = node.child_by_field_id(FIELD.arguments)
         argument_nodes = list(arguments.named_children) if arguments is not None else []
         if any(c.type == "kernel_call_syntax" for c in node.children):
             if self.on_launch is not None:
@@ -898,13 +903,13 @@ class Walker:
                                thread_varying=name in ("clock", "clock64", "curand", "curand_uniform")))
 
     def _method_call(self, node, function, argument_nodes, depth) -> Value:
-        method = self._node_text(function.child_by_field_name("field"))
-        self.expression(function.child_by_field_name("argument"), depth)
+        method = self._node_text(function.child_by_field_id(FIELD.field))
+        self.expression(function.child_by_field_id(FIELD.argument), depth)
         values = [self.expression(a, depth) for a in argument_nodes]
         line, column = self.where(node)
         self.scope.flags.add("cooperative_groups") if method in ("sync", "thread_rank", "shfl", "shfl_down") else None
         if method == "sync":
-            return self._group_sync(function.child_by_field_name("argument"), line, column, depth)
+            return self._group_sync(function.child_by_field_id(FIELD.argument), line, column, depth)
         if method == "thread_rank":
             return Value(sx.Sym("threadIdx.x"), "unsigned int")
         self._call_record(method, node, tuple(v.expr for v in values))
@@ -944,8 +949,8 @@ class Walker:
         if function.type == "identifier":
             return function.text.decode("latin-1"), None
         if function.type == "template_function":
-            name = self._node_text(function.child_by_field_name("name"))
-            arguments = function.child_by_field_name("arguments")
+            name = self._node_text(function.child_by_field_id(FIELD.name))
+            arguments = function.child_by_field_id(FIELD.arguments)
             type_text = self._node_text(arguments)[1:-1] if arguments is not None else None
             return name.split("::")[-1], type_text
         if function.type == "qualified_identifier":
@@ -996,8 +1001,8 @@ class Walker:
         if kind == "parenthesized_expression" and node.named_children:
             return self.lvalue(node.named_children[-1])
         if kind == "subscript_expression":
-            base = self.expression(node.child_by_field_name("argument"))
-            indices = node.child_by_field_name("indices")
+            base = self.expression(node.child_by_field_id(FIELD.argument))
+            indices = node.child_by_field_id(FIELD.indices)
             index_nodes = list(indices.named_children) if indices is not None else []
             index_node = index_nodes[0] if index_nodes else node.child_by_field_name("index")
             if base.pointer is None or index_node is None:
@@ -1011,16 +1016,16 @@ class Walker:
             if len(pointer.dims) > 1:
                 return moved, size, pointer.pointee
             return moved if not moved.dims else moved.moved(moved.offset, ()), size, pointer.pointee
-        if kind == "pointer_expression" and self._node_text(node.child_by_field_name("operator")) == "*":
-            base = self.expression(node.child_by_field_name("argument"))
+        if kind == "pointer_expression" and self._node_text(node.child_by_field_id(FIELD.operator)) == "*":
+            base = self.expression(node.child_by_field_id(FIELD.argument))
             if base.pointer is None:
                 return None
             size = self.types.size_of(base.pointer.pointee) or 4
             return base.pointer, size, base.pointer.pointee
         if kind == "field_expression":
-            argument = node.child_by_field_name("argument")
-            operator = self._node_text(node.child_by_field_name("operator")) or "."
-            field_name = self._node_text(node.child_by_field_name("field"))
+            argument = node.child_by_field_id(FIELD.argument)
+            operator = self._node_text(node.child_by_field_id(FIELD.operator)) or "."
+            field_name = self._node_text(node.child_by_field_id(FIELD.field))
             if operator == "->":
                 base = self.expression(argument)
                 if base.pointer is None:
@@ -1073,10 +1078,13 @@ class Walker:
         if node.type == "binary_expression":
             # `(x[c] - mean) * (x[c] - mean)`: the compiler computes a repeated subexpression of one
             # statement once, and so does ncu's count
-            text = self._node_text(node)
-            if text in self._counted_arith:
+            text = self._source[node.start_byte:node.end_byte]
+            if self._counted_arith is None:
+                self._counted_arith = {text}
+            elif text in self._counted_arith:
                 return
-            self._counted_arith.add(text)
+            else:
+                self._counted_arith.add(text)
         if operator == "/" and precision in ("fp32", "fp64"):
             cost = math_costs.division_flops(precision, _constant_value(left), _constant_value(right))
             self._flop(node, "div", precision, cost)
@@ -1101,7 +1109,7 @@ class Walker:
     def _node_text(self, node) -> str:
         # The parsed text is ASCII, so byte offsets are string offsets: slicing is much cheaper than
         # asking tree-sitter for the node's bytes.
-        return self.unit.text[node.start_byte:node.end_byte] if node is not None else ""
+        return self._source[node.start_byte:node.end_byte] if node is not None else ""
 
 
 # Dispatch tables: node type -> unbound method (and whether it takes `whole_struct`).
@@ -1154,7 +1162,20 @@ def _constant_value(expr):
     return expr.value if isinstance(expr, sx.Const) else None
 
 
+_NUMBERS: dict = {}     # literal text -> (Expr, type): a file writes its few constants many times
+MAX_CACHED_NUMBERS = 8192
+
+
 def _number(text: str) -> Value:
+    known = _NUMBERS.get(text)
+    if known is None:
+        known = _read_number(text)
+        if len(_NUMBERS) < MAX_CACHED_NUMBERS:
+            _NUMBERS[text] = known
+    return Value(known[0], known[1])     # a Value of its own (expressions never change: shared)
+
+
+def _read_number(text: str) -> tuple:
     match = _INT.match(text)
     if match:
         digits = match.group(1).replace("'", "")
@@ -1162,14 +1183,14 @@ def _number(text: str) -> Value:
         value = int(digits, 0) if not (digits.startswith("0") and len(digits) > 1 and digits[1].isdigit()) else int(digits, 8)
         ctype = "unsigned long long" if "ll" in suffix and "u" in suffix else "long long" if "ll" in suffix else \
             "unsigned int" if "u" in suffix else "long" if "l" in suffix else "int"
-        return Value(sx.Const(value), ctype)
+        return sx.Const(value), ctype
     lowered = text.lower()
     try:
         if lowered.endswith("f") and not lowered.startswith("0x"):
-            return Value(sx.Const(float(lowered[:-1])), "float")
-        return Value(sx.Const(float(lowered.rstrip("l"))), "double")
+            return sx.Const(float(lowered[:-1])), "float"
+        return sx.Const(float(lowered.rstrip("l"))), "double"
     except ValueError:
-        return Value(sx.Opaque(text), None)
+        return sx.Opaque(text), None
 
 
 def _split_arguments(text: str) -> list[str]:
@@ -1187,13 +1208,17 @@ def _split_arguments(text: str) -> list[str]:
     return parts
 
 
+# floating types, widest first: an operation with one of them has the first one either operand has
+_FLOAT_RANKS = ("double", "float", "__half2", "half2", "__nv_bfloat162", "__half", "half", "__nv_bfloat16")
+_FLOAT_RANK = {name: rank for rank, name in enumerate(_FLOAT_RANKS)}
+_WIDE_INTEGERS = frozenset(("unsigned long long", "long long", "size_t", "long", "int64_t"))
+
+
 def _promote(a: str | None, b: str | None) -> str | None:
-    ranks = ["double", "float", "__half2", "half2", "__nv_bfloat162", "__half", "half", "__nv_bfloat16"]
-    for candidate in ranks:
-        if a == candidate or b == candidate:
-            return candidate
-    if a in ("unsigned long long", "long long", "size_t", "long", "int64_t") or \
-            b in ("unsigned long long", "long long", "size_t", "long", "int64_t"):
+    rank = min(_FLOAT_RANK.get(a, 99), _FLOAT_RANK.get(b, 99))
+    if rank < 99:
+        return _FLOAT_RANKS[rank]
+    if a in _WIDE_INTEGERS or b in _WIDE_INTEGERS:
         return "long long"
     return a or b
 
@@ -1216,26 +1241,46 @@ def _always_exits(node) -> bool:
     if node.type == "compound_statement":
         return any(_always_exits(c) for c in node.named_children)
     if node.type == "if_statement":
-        alternative = node.child_by_field_name("alternative")
-        return alternative is not None and _always_exits(node.child_by_field_name("consequence")) and \
+        alternative = node.child_by_field_id(FIELD.alternative)
+        return alternative is not None and _always_exits(node.child_by_field_id(FIELD.consequence)) and \
             all(_always_exits(c) for c in alternative.named_children)
     return False
 
 
-def _loop_assignments(node) -> dict[str, set[str]]:
+_LOOP_STATEMENTS = frozenset(("for_statement", "while_statement", "do_statement"))
+
+
+def _loop_assignments(node, walker: "Walker") -> dict[str, set[str]]:
     """Every variable assigned in a loop (by `=`, `op=`, `++`/`--`) and the identifiers its new
-    values are computed from, in one pass over the loop's tree."""
-    found: dict[str, set[str]] = {}
+    values are computed from, in one pass over the loop's tree. Kept per node for the whole tree:
+    an outer loop takes the entries of the loops nested in it (and of its own body, which
+    `_only_updated_by_the_loop` asks about) from there instead of walking them again. The order of
+    the names is the order of a walk over the whole tree (a subtree's names come out together)."""
+    cache = walker._assignments
+    found = cache.get(node.id)
+    if found is not None:
+        return found
+    found = {}
+    source = walker._source
+    root = node.id
+    body = node.child_by_field_id(FIELD.body) if node.type in _LOOP_STATEMENTS else None
+    body_id = body.id if body is not None else None
     stack = [node]
     while stack:
         current = stack.pop()
-        if current.type in ("assignment_expression", "update_expression"):
-            target = current.child_by_field_name("left") or current.child_by_field_name("argument")
+        kind = current.type
+        if (kind in _LOOP_STATEMENTS or current.id == body_id) and current.id != root:
+            for name, sources in _loop_assignments(current, walker).items():
+                found.setdefault(name, set()).update(sources)
+            continue
+        if kind == "assignment_expression" or kind == "update_expression":
+            target = current.child_by_field_id(FIELD.left) or current.child_by_field_id(FIELD.argument)
             if target is not None and target.type == "identifier":
-                sources = found.setdefault(target.text.decode("latin-1"), set())
-                if current.type == "assignment_expression":
-                    sources.update(_identifiers(current.child_by_field_name("right")))
+                sources = found.setdefault(source[target.start_byte:target.end_byte], set())
+                if kind == "assignment_expression":
+                    sources.update(_identifiers(current.child_by_field_id(FIELD.right), source))
         stack.extend(current.named_children)
+    cache[root] = found
     return found
 
 
@@ -1246,12 +1291,12 @@ def _updates_thread_dependent(name: str, sources: set, walker: Walker) -> bool:
                for identifier in sources)
 
 
-def _identifiers(node):
+def _identifiers(node, source: str):
     stack = [node] if node is not None else []
     while stack:
         current = stack.pop()
         if current.type == "identifier":
-            yield current.text.decode("latin-1")
+            yield source[current.start_byte:current.end_byte]
         stack.extend(current.named_children)
 
 
@@ -1263,9 +1308,9 @@ def _loop_bound(condition_node, var, walker: Walker):
         condition_node = condition_node.named_children[0]
     if condition_node.type != "binary_expression":
         return None, "?"
-    left = condition_node.child_by_field_name("left")
-    right = condition_node.child_by_field_name("right")
-    operator = walker._node_text(condition_node.child_by_field_name("operator"))
+    left = condition_node.child_by_field_id(FIELD.left)
+    right = condition_node.child_by_field_id(FIELD.right)
+    operator = walker._node_text(condition_node.child_by_field_id(FIELD.operator))
     if operator == "&&":
         return _conjoined_bound(left, right, var, walker)
     flipped = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "!=": "!="}
@@ -1286,9 +1331,9 @@ def _loop_bound(condition_node, var, walker: Walker):
 
 def _offset_from(node, var, walker: Walker):
     """`e` for an expression `var + e` or `e + var` (the loop variable plus something free of it)."""
-    if node.type != "binary_expression" or walker._node_text(node.child_by_field_name("operator")) != "+":
+    if node.type != "binary_expression" or walker._node_text(node.child_by_field_id(FIELD.operator)) != "+":
         return None
-    left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+    left, right = node.child_by_field_id(FIELD.left), node.child_by_field_id(FIELD.right)
     for this, other in ((left, right), (right, left)):
         if this.type == "identifier" and walker._node_text(this) == var:
             offset = walker.expression(other).expr
@@ -1310,10 +1355,10 @@ def _exit_value(loop: Loop):
     return sx.binary("+", loop.start, sx.binary("*", loop.step, trips))
 
 
-def _only_updated_by_the_loop(node, var) -> bool:
+def _only_updated_by_the_loop(node, var, walker: "Walker") -> bool:
     """True when nothing in the loop's body assigns `var` (its update expression alone advances it)."""
-    body = node.child_by_field_name("body")
-    return body is None or var not in _loop_assignments(body)
+    body = node.child_by_field_id(FIELD.body)
+    return body is None or var not in _loop_assignments(body, walker)
 
 
 def _conjoined_bound(left, right, var, walker: Walker):
@@ -1370,5 +1415,5 @@ def _merge(condition: sx.Expr, then_env: dict, else_env: dict, before: dict) -> 
 
 def _updates(walker, node, var: str) -> bool:
     """Whether an update expression (`i++`, `i += s`) assigns `var`."""
-    target = node.child_by_field_name("left") or node.child_by_field_name("argument")
+    target = node.child_by_field_id(FIELD.left) or node.child_by_field_id(FIELD.argument)
     return target is not None and walker._node_text(target) == var

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 SCALAR_BYTES = {
     "char": 1, "signed char": 1, "unsigned char": 1, "bool": 1, "int8_t": 1, "uint8_t": 1,
@@ -45,10 +46,15 @@ class StructLayout:
     fields: dict = field(default_factory=dict)  # name -> Field, in declaration order
 
 
+_QUALIFIERS = re.compile(r"\b(const|volatile|__restrict__|__restrict|restrict|static|register|constexpr|"
+                         r"struct|class|typename|__shared__|__constant__|__device__)\b")
+
+
+@lru_cache(maxsize=4096)
 def normalise_type(text: str) -> str:
-    """'const unsigned  int' -> 'unsigned int'; strips qualifiers and namespaces we do not model."""
-    text = re.sub(r"\b(const|volatile|__restrict__|__restrict|restrict|static|register|constexpr|"
-                  r"struct|class|typename|__shared__|__constant__|__device__)\b", " ", text)
+    """'const unsigned  int' -> 'unsigned int'; strips qualifiers and namespaces we do not model.
+    Cached: a file spells its few types thousands of times."""
+    text = _QUALIFIERS.sub(" ", text)
     text = text.replace("std::", "").replace("::", "")
     return " ".join(text.split())
 
@@ -112,6 +118,8 @@ class TypeTable:
         return self.size_of(type_name) or 4
 
     def resolve(self, type_name: str) -> str:
+        if type_name not in self.aliases:
+            return type_name
         seen = set()
         while type_name in self.aliases and type_name not in seen:
             seen.add(type_name)

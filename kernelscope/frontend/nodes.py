@@ -1,6 +1,35 @@
-"""Small readers of tree-sitter nodes shared by the front end's modules."""
+"""Small readers of tree-sitter nodes shared by the front end's modules, and the grammar itself."""
 
 from __future__ import annotations
+
+from functools import lru_cache
+
+
+@lru_cache(maxsize=1)
+def language():
+    """The tree-sitter-cuda grammar (loaded on first use: commands that parse nothing never pay)."""
+    import tree_sitter_cuda
+    from tree_sitter import Language
+
+    return Language(tree_sitter_cuda.language())
+
+
+class _FieldIds:
+    """Field ids of the grammar by field name (`FIELD.left`), read from the grammar on first use of
+    each name. `child_by_field_id` costs a third of `child_by_field_name`, which looks the name up
+    in the grammar on every call; the walker asks for fields about 200 times per kernel."""
+
+    def __getattr__(self, name: str) -> int:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        field_id = language().field_id_for_name(name)
+        if field_id is None:
+            raise AttributeError(f"the CUDA grammar has no field {name!r}")
+        setattr(self, name, field_id)       # later lookups find the attribute and skip this method
+        return field_id
+
+
+FIELD = _FieldIds()
 
 
 def node_text(node) -> str:
@@ -13,7 +42,7 @@ def leaf_name(node) -> str:
     while node is not None:
         if node.type in ("identifier", "field_identifier", "type_identifier"):
             return node_text(node)
-        inner = node.child_by_field_name("declarator")
+        inner = node.child_by_field_id(FIELD.declarator)
         if inner is None:
             identifiers = [c for c in node.named_children if c.type in ("identifier", "field_identifier")]
             return node_text(identifiers[-1]) if identifiers else ""

@@ -12,7 +12,7 @@ from kernelscope.frontend.body import Pointer, Scope, Value, Walker
 from kernelscope.frontend.ctypes import TypeTable, normalise_type
 from kernelscope.frontend.hoisting import mark_loop_invariant_loads
 from kernelscope.frontend.macros import Preprocessed, preprocess
-from kernelscope.frontend.nodes import leaf_name as _leaf_name, node_text as _text
+from kernelscope.frontend.nodes import FIELD, language as _language, leaf_name as _leaf_name, node_text as _text
 from kernelscope.frontend.shims import apply_shims
 from kernelscope.frontend.template_types import HostTemplates, deduce, substitute
 from kernelscope.model import FileModel, Kernel, LaunchSite, Param, SourceError
@@ -21,14 +21,6 @@ from kernelscope.paths import grammar_file
 MAX_REPORTED_ERRORS = 50
 MAX_ACCESSES_PER_KERNEL = 4096
 MAX_QUERY_START_DEPTH = 4096
-
-
-@lru_cache(maxsize=1)
-def _language():
-    import tree_sitter_cuda
-    from tree_sitter import Language
-
-    return Language(tree_sitter_cuda.language())
 
 
 @lru_cache(maxsize=1)
@@ -54,9 +46,9 @@ class FileUnit:
         self.device_functions: dict = {}
         self.constants: dict[str, Value] = {}
         self.globals: dict[str, Value] = {}
-
-    def line_col(self, offset: int) -> tuple[int, int]:
-        return self.pre.line_col(offset)
+        self.loop_assignments: dict = {}          # loop node id -> variables assigned in it (body.py)
+        # 1-based (line, column) in the original file of an offset in the parsed text
+        self.line_col = pre.line_col
 
     def original_text(self, node) -> str:
         start = self.pre.positions.original(node.start_byte)
@@ -161,17 +153,17 @@ def _refine(raw: dict) -> dict:
     for node in raw.get("function", ()):
         for qualifier in _function_qualifiers(node):
             captures.setdefault(qualifier, []).append(node)
-    launches = [n for n in raw.get("launch", ()) if any(c.is_named for c in n.children_by_field_name("function"))
+    launches = [n for n in raw.get("launch", ()) if any(c.is_named for c in n.children_by_field_id(FIELD.function))
                 and _field_types(n, "arguments") & {"argument_list"}]
     if launches:
         captures["launch"] = launches
     for node in raw.get("instance", ()):
-        for declarator in node.children_by_field_name("declarator"):
+        for declarator in node.children_by_field_id(FIELD.declarator):
             if declarator.type != "function_declarator":
                 continue
-            for template in declarator.children_by_field_name("declarator"):
-                name = template.child_by_field_name("name") if template.type == "template_function" else None
-                arguments = [a for a in template.children_by_field_name("arguments")
+            for template in declarator.children_by_field_id(FIELD.declarator):
+                name = template.child_by_field_id(FIELD.name) if template.type == "template_function" else None
+                arguments = [a for a in template.children_by_field_id(FIELD.arguments)
                              if a.type == "template_argument_list"] if name is not None else []
                 if name is not None and name.is_named and arguments:
                     captures.setdefault("instance", []).append(node)
@@ -180,7 +172,7 @@ def _refine(raw: dict) -> dict:
     structs = [n for n in raw.get("struct", ()) if _field_types(n, "name") & {"type_identifier"}]
     if structs:
         captures["struct"] = structs
-    typedefs = [n for n in raw.get("typedef", ()) if any(c.is_named for c in n.children_by_field_name("type"))
+    typedefs = [n for n in raw.get("typedef", ()) if any(c.is_named for c in n.children_by_field_id(FIELD.type))
                 and _field_types(n, "declarator") & {"type_identifier"}]
     if typedefs:
         captures["typedef"] = typedefs
@@ -188,7 +180,7 @@ def _refine(raw: dict) -> dict:
 
 
 def _field_types(node, field: str) -> set:
-    return {child.type for child in node.children_by_field_name(field)}
+    return {child.type for child in node.children_by_field_id(getattr(FIELD, field))}
 
 
 def _function_qualifiers(node) -> list:
@@ -199,7 +191,7 @@ def _function_qualifiers(node) -> list:
     for index, declarator in declarators:
         if declarator.type != "function_declarator":
             continue
-        if not any(inner.is_named for inner in declarator.children_by_field_name("declarator")):
+        if not any(inner.is_named for inner in declarator.children_by_field_id(FIELD.declarator)):
             continue
         before = {c.type for c in node.children[:index] if not c.is_named}
         found.extend(label for keyword, label in (("__global__", "kernel"), ("__device__", "device"))
@@ -215,13 +207,13 @@ def _position(node) -> tuple:
 
 def _collect_types(unit: FileUnit, captures: dict) -> None:
     for node in captures.get("typedef", []):
-        name = node.child_by_field_name("declarator")
-        base = node.child_by_field_name("type")
+        name = node.child_by_field_id(FIELD.declarator)
+        base = node.child_by_field_id(FIELD.type)
         if name is None or base is None or name.type != "type_identifier":
             continue
         if base.type in ("struct_specifier", "class_specifier", "union_specifier"):
             # typedef struct tag {...} Name;  typedef struct {...} Name;
-            tag, body = base.child_by_field_name("name"), base.child_by_field_name("body")
+            tag, body = base.child_by_field_id(FIELD.name), base.child_by_field_id(FIELD.body)
             if tag is not None:
                 unit.types.aliases[_text(name)] = _text(tag)
             elif body is not None and base.type != "union_specifier":
@@ -229,8 +221,8 @@ def _collect_types(unit: FileUnit, captures: dict) -> None:
             continue
         unit.types.aliases[_text(name)] = normalise_type(_text(base))
     for node in captures.get("struct", []):
-        name = node.child_by_field_name("name")
-        body = node.child_by_field_name("body")
+        name = node.child_by_field_id(FIELD.name)
+        body = node.child_by_field_id(FIELD.body)
         if name is None or body is None:
             continue
         unit.types.add_struct(_text(name), _struct_members(body))
@@ -244,14 +236,14 @@ def _struct_members(body) -> list:
     for declaration in body.named_children:
         if declaration.type != "field_declaration":
             continue
-        type_node = declaration.child_by_field_name("type")
+        type_node = declaration.child_by_field_id(FIELD.type)
         type_name = normalise_type(_text(type_node)) if type_node is not None else "int"
-        for declarator in declaration.children_by_field_name("declarator"):
+        for declarator in declaration.children_by_field_id(FIELD.declarator):
             count = 1
             while declarator is not None and declarator.type == "array_declarator":
-                size = _int_or_none(_text(declarator.child_by_field_name("size")))
+                size = _int_or_none(_text(declarator.child_by_field_id(FIELD.size)))
                 count *= size or 1
-                declarator = declarator.child_by_field_name("declarator")
+                declarator = declarator.child_by_field_id(FIELD.declarator)
             if declarator is not None and declarator.type == "pointer_declarator":
                 members.append((_leaf_name(declarator), "void*", count))
             elif declarator is not None:
@@ -263,11 +255,11 @@ def _collect_file_scope(unit: FileUnit, root) -> None:
     """File-scope constants (`const int N = 256;`) and device arrays (`__constant__ float c[16];`)."""
     for node in _top_level_declarations(root):
         qualifiers = {_text(c) for c in node.children if c.type in ("type_qualifier", "storage_class_specifier")}
-        type_node = node.child_by_field_name("type")
+        type_node = node.child_by_field_id(FIELD.type)
         base_type = normalise_type(_text(type_node)) if type_node is not None else "int"
-        for declarator in node.children_by_field_name("declarator"):
-            value_node = declarator.child_by_field_name("value") if declarator.type == "init_declarator" else None
-            inner = declarator.child_by_field_name("declarator") if declarator.type == "init_declarator" else declarator
+        for declarator in node.children_by_field_id(FIELD.declarator):
+            value_node = declarator.child_by_field_id(FIELD.value) if declarator.type == "init_declarator" else None
+            inner = declarator.child_by_field_id(FIELD.declarator) if declarator.type == "init_declarator" else declarator
             name = _leaf_name(inner)
             if not name:
                 continue
@@ -296,26 +288,26 @@ def _top_level_declarations(root):
 
 def _collect_device_functions(unit: FileUnit, captures: dict) -> None:
     for node in captures.get("device", []):
-        declarator = node.child_by_field_name("declarator")
+        declarator = node.child_by_field_id(FIELD.declarator)
         name = _function_name(declarator)
-        body = node.child_by_field_name("body")
+        body = node.child_by_field_id(FIELD.body)
         if not name or body is None:
             continue
         parameters = []
-        parameter_list = declarator.child_by_field_name("parameters")
+        parameter_list = declarator.child_by_field_id(FIELD.parameters)
         for param in (parameter_list.named_children if parameter_list is not None else []):
             if param.type != "parameter_declaration":
                 continue
-            param_type = normalise_type(_text(param.child_by_field_name("type")))
-            param_declarator = param.child_by_field_name("declarator")
+            param_type = normalise_type(_text(param.child_by_field_id(FIELD.type)))
+            param_declarator = param.child_by_field_id(FIELD.declarator)
             stars = _text(param_declarator).count("*") if param_declarator is not None else 0
             parameters.append((_leaf_name(param_declarator) or "", param_type + "*" * stars))
-        return_type = normalise_type(_text(node.child_by_field_name("type")))
+        return_type = normalise_type(_text(node.child_by_field_id(FIELD.type)))
         template_params = []
         if node.parent is not None and node.parent.type == "template_declaration":
-            template_list = node.parent.child_by_field_name("parameters")
+            template_list = node.parent.child_by_field_id(FIELD.parameters)
             for param in (template_list.named_children if template_list is not None else []):
-                template_params.append(_leaf_name(param.child_by_field_name("declarator")) or _type_param_name(param))
+                template_params.append(_leaf_name(param.child_by_field_id(FIELD.declarator)) or _type_param_name(param))
         unit.device_functions[name] = (parameters, body, return_type, template_params)
 
 
@@ -361,7 +353,7 @@ def _collect_launches(unit: FileUnit, captures: dict, root) -> list[LaunchSite]:
         walker = Walker(unit, Scope(), {}, record=False)
         walker.on_launch = lambda node, w=walker: found.__setitem__(node.id, _launch_site(w, node))
         if function is not None:
-            body = function.child_by_field_name("body")
+            body = function.child_by_field_id(FIELD.body)
             walker.current_function = "host"
             walker.statement(body)
         for node in nodes:
@@ -375,13 +367,13 @@ def _collect_launches(unit: FileUnit, captures: dict, root) -> list[LaunchSite]:
 
 
 def _launch_site(walker: Walker, node) -> LaunchSite:
-    callee = node.child_by_field_name("function")
+    callee = node.child_by_field_id(FIELD.function)
     config = next(c for c in node.children if c.type == "kernel_call_syntax")
     template_args = ()
     if callee.type == "template_function":
-        arguments = callee.child_by_field_name("arguments")
+        arguments = callee.child_by_field_id(FIELD.arguments)
         template_args = _template_arguments(arguments) if arguments is not None else ()
-        callee = callee.child_by_field_name("name")
+        callee = callee.child_by_field_id(FIELD.name)
     name = _text(callee).split("::")[-1]
     parts = [c for c in config.named_children]
     values = [walker.expression(p) for p in parts]
@@ -416,7 +408,7 @@ def _constant_dims(exprs):
 
 def _kernel(unit: FileUnit, node, launch_bounds, instantiations: dict, launches: list,
             types: dict | None = None) -> Kernel | None:
-    declarator = node.child_by_field_name("declarator")
+    declarator = node.child_by_field_id(FIELD.declarator)
     name = _function_name(declarator)
     if not name:
         return None
@@ -435,9 +427,9 @@ def _kernel(unit: FileUnit, node, launch_bounds, instantiations: dict, launches:
                                  if node.start_byte <= mark.offset < declarator.start_byte), ())
     type_params = set()
     if template is not None:
-        parameters = template.child_by_field_name("parameters")
+        parameters = template.child_by_field_id(FIELD.parameters)
         for param in (parameters.named_children if parameters is not None else []):
-            param_name = _leaf_name(param.child_by_field_name("declarator")) or _type_param_name(param)
+            param_name = _leaf_name(param.child_by_field_id(FIELD.declarator)) or _type_param_name(param)
             if param_name:
                 kernel.template_params.append(param_name)
                 if param.type in ("type_parameter_declaration", "optional_type_parameter_declaration"):
@@ -463,7 +455,7 @@ def _kernel(unit: FileUnit, node, launch_bounds, instantiations: dict, launches:
             env[param_name] = Value(sx.Const(int(bound == "true")), "bool")
     for param_name in kernel.template_params:
         env.setdefault(param_name, Value(sx.Sym(param_name), "int"))
-    parameter_list = declarator.child_by_field_name("parameters")
+    parameter_list = declarator.child_by_field_id(FIELD.parameters)
     params = [p for p in (parameter_list.named_children if parameter_list is not None else [])
               if p.type == "parameter_declaration"]
     if type_params:
@@ -484,7 +476,7 @@ def _kernel(unit: FileUnit, node, launch_bounds, instantiations: dict, launches:
     walker = Walker(unit, scope, env)
     walker.current_function = name
     try:
-        walker.walk_body(node.child_by_field_name("body"))
+        walker.walk_body(node.child_by_field_id(FIELD.body))
     finally:
         unit.types.aliases = saved_aliases
     mark_loop_invariant_loads(scope)
@@ -547,8 +539,8 @@ def _bind_type_parameters(unit: FileUnit, kernel: Kernel, type_params: set, para
 
 
 def _param(unit: FileUnit, param) -> Param | None:
-    type_node = param.child_by_field_name("type")
-    declarator = param.child_by_field_name("declarator")
+    type_node = param.child_by_field_id(FIELD.type)
+    declarator = param.child_by_field_id(FIELD.declarator)
     if declarator is None:
         return None
     name = _leaf_name(declarator)
@@ -577,11 +569,11 @@ def _param(unit: FileUnit, param) -> Param | None:
 def _function_name(declarator) -> str:
     if declarator is None:
         return ""
-    target = declarator.child_by_field_name("declarator")
+    target = declarator.child_by_field_id(FIELD.declarator)
     if target is None:
         return ""
     if target.type == "template_function":
-        target = target.child_by_field_name("name")
+        target = target.child_by_field_id(FIELD.name)
     return _text(target).split("::")[-1].strip()
 
 
@@ -593,8 +585,8 @@ def _type_param_name(param) -> str:
 def _array_dims(declarator) -> tuple:
     dims = []
     while declarator is not None and declarator.type == "array_declarator":
-        dims.insert(0, _int_or_none(_text(declarator.child_by_field_name("size"))))
-        declarator = declarator.child_by_field_name("declarator")
+        dims.insert(0, _int_or_none(_text(declarator.child_by_field_id(FIELD.size))))
+        declarator = declarator.child_by_field_id(FIELD.declarator)
     return tuple(dims)
 
 

@@ -12,7 +12,7 @@ kernel's type parameters can be deduced the way the compiler deduces them.
 from __future__ import annotations
 
 from kernelscope.frontend.ctypes import normalise_type
-from kernelscope.frontend.nodes import leaf_name as _leaf, node_text as _text
+from kernelscope.frontend.nodes import FIELD, leaf_name as _leaf, node_text as _text
 
 _DECLARATIONS = ("parameter_declaration", "declaration", "field_declaration", "optional_parameter_declaration")
 
@@ -23,8 +23,8 @@ def _template_parameters(node) -> list[str]:
     if parent is None or parent.type != "template_declaration":
         return []
     names = []
-    for param in parent.child_by_field_name("parameters").named_children:
-        declarator = param.child_by_field_name("declarator")
+    for param in parent.child_by_field_id(FIELD.parameters).named_children:
+        declarator = param.child_by_field_id(FIELD.declarator)
         name = _leaf(declarator) if declarator is not None else ""
         if not name:
             name = next((_text(c) for c in param.named_children if c.type == "type_identifier"), "")
@@ -47,7 +47,7 @@ class HostTemplates:
         for name, args in zip(captures.get("template_id.name", []), captures.get("template_id.args", [])):
             self.instances.setdefault(_text(name).split("::")[-1], set()).add(_arguments(args))
         for node in captures.get("class", []) + captures.get("struct", []):
-            name = node.child_by_field_name("name")
+            name = node.child_by_field_id(FIELD.name)
             if name is not None:
                 self.classes.setdefault(_text(name), node)
 
@@ -66,18 +66,18 @@ class HostTemplates:
         if function is None:
             return {}, [self._declared_type(a, None, None) for a in self._launch_args(launch_node)]
         bindings, owner = {}, None
-        declarator = function.child_by_field_name("declarator")
-        target = declarator.child_by_field_name("declarator") if declarator is not None else None
+        declarator = function.child_by_field_id(FIELD.declarator)
+        target = declarator.child_by_field_id(FIELD.declarator) if declarator is not None else None
         params = _template_parameters(function)
         if target is not None and target.type == "qualified_identifier":
-            scope = target.child_by_field_name("scope")
-            owner_name = _text(scope.child_by_field_name("name") if scope is not None and scope.type == "template_type"
+            scope = target.child_by_field_id(FIELD.scope)
+            owner_name = _text(scope.child_by_field_id(FIELD.name) if scope is not None and scope.type == "template_type"
                                else scope).split("<")[0].strip()
             owner = self.classes.get(owner_name)
             if params:
                 bindings = self.bindings_of(owner_name, params)
         elif params and target is not None:
-            name = target.child_by_field_name("name") if target.type == "template_function" else target
+            name = target.child_by_field_id(FIELD.name) if target.type == "template_function" else target
             bindings = self.bindings_of(_text(name).split("::")[-1], params)
         if owner is None:
             # a member function defined inside its class
@@ -85,21 +85,21 @@ class HostTemplates:
             while parent is not None and parent.type not in ("class_specifier", "struct_specifier"):
                 parent = parent.parent
             owner = parent
-            if parent is not None and parent.child_by_field_name("name") is not None and not bindings:
-                bindings = self.bindings_of(_text(parent.child_by_field_name("name")), _template_parameters(parent))
+            if parent is not None and parent.child_by_field_id(FIELD.name) is not None and not bindings:
+                bindings = self.bindings_of(_text(parent.child_by_field_id(FIELD.name)), _template_parameters(parent))
         types = [self._declared_type(a, function, owner) for a in self._launch_args(launch_node)]
         return bindings, [substitute(t, bindings) if t else None for t in types]
 
     @staticmethod
     def _launch_args(launch_node) -> list:
-        args = launch_node.child_by_field_name("arguments")
+        args = launch_node.child_by_field_id(FIELD.arguments)
         return list(args.named_children) if args is not None else []
 
     def _declared_type(self, arg, function, owner) -> str | None:
         """The type of a launch argument: a cast's type, or an identifier's declared type
         ('float*' for `float* d_a`), looked up in the host function, its class, then the file."""
         if arg.type == "cast_expression":
-            return normalise_type(_text(arg.child_by_field_name("type")).replace(" ", ""))
+            return normalise_type(_text(arg.child_by_field_id(FIELD.type)).replace(" ", ""))
         if arg.type != "identifier":
             return None
         name = _text(arg)
@@ -123,8 +123,8 @@ def _find_declaration(scope, name: str, nested: bool) -> str | None:
     while stack:
         node = stack.pop()
         if node.type in _DECLARATIONS:
-            type_node = node.child_by_field_name("type")
-            for declarator in node.children_by_field_name("declarator"):
+            type_node = node.child_by_field_id(FIELD.type)
+            for declarator in node.children_by_field_id(FIELD.declarator):
                 if type_node is not None and _leaf(declarator) == name:
                     written = _text(declarator)
                     stars = written.split(name)[0].count("*") + written.count("[")
