@@ -812,85 +812,33 @@ class Walker:
     def expr_call_expression(self, node, depth, whole_struct=False) -> Value:
         function = node.child_by_field_id(FIELD.function)
         arguments = node.child_by_field_id(FIELD.arguments)
-        argument_nodes = list(arguments.named_children) if arguments is not None else []
+        argument_nodes = arguments.named_children if arguments is not None else []
         if any(c.type == "kernel_call_syntax" for c in node.children):
             if self.on_launch is not None:
                 self.on_launch(node)
             else:
                 self.scope.flags.add("dynamic_parallelism")
             return Value(sx.Opaque("launch"))
-        name, template_type = self._callee(function)
-        line, column = self.where(node)
-        if name in CASTS and template_type is not None and argument_nodes:
-            return self._cast(self.expression(argument_nodes[0], depth, whole_struct), template_type)
-        if name in CAST_RESULT and argument_nodes:
-            value = self.expression(argument_nodes[0], depth)
-            return Value(value.expr if name.endswith(("as_float", "as_int")) else sx.Opaque(name, (value.expr,)),
-                         CAST_RESULT[name])
         if function is not None and function.type == "field_expression":
             return self._method_call(node, function, argument_nodes, depth)
-        if name == "sync" and len(argument_nodes) == 1 and name not in self.unit.device_functions:
-            self.scope.flags.add("cooperative_groups")
-            return self._group_sync(argument_nodes[0], line, column, depth)
-        if name in BARRIERS:
-            mask = self.expression(argument_nodes[0], depth).expr if argument_nodes and name == "__syncwarp" else None
-            if self.record:
-                self.scope.add(self.scope.barriers, Barrier(BARRIERS[name], line, column, self.context(), mask))
-            for argument in argument_nodes[(1 if name == "__syncwarp" else 0):]:
-                self.expression(argument, depth)
-            varying = name != "__syncwarp" and name != "__syncthreads"
-            return Value(sx.Opaque(name, thread_varying=False) if varying else sx.Const(0), "int")
-        if name.startswith("atomic"):
+        name, template_type = self._callee(function)
+        # Intrinsics that read their argument nodes themselves (casts, barriers, atomics, cached
+        # loads and stores); a handler that returns None leaves the call to the steps below.
+        intrinsic = _INTRINSICS_ON_ARGUMENTS.get(name)
+        if intrinsic is not None:
+            value = intrinsic(self, node, name, argument_nodes, depth, whole_struct, template_type)
+            if value is not None:
+                return value
+        elif name.startswith("atomic"):
             return self._atomic(node, name, argument_nodes, depth)
-        if name in CACHED_LOADS and argument_nodes:
-            target = self._pointer_target(argument_nodes[0], depth)
-            self._call_record(name, node, ())
-            if target is not None:
-                pointer, size, ctype = target
-                self._record(node, pointer, size, "load", cached=name)
-                return Value(sx.Load(pointer.base, pointer.offset), ctype)
-            return UNKNOWN
-        if name in CACHED_STORES and len(argument_nodes) >= 2:
-            value = self.expression(argument_nodes[1], depth)
-            target = self._pointer_target(argument_nodes[0], depth)
-            if target is not None:
-                self._record(node, target[0], target[1], "store")
-            return value
         values = [self.expression(a, depth) for a in argument_nodes]
         self._call_record(name, node, tuple(v.expr for v in values))
-        if name in INTEGER_FUNCTIONS and values and all(v.pointer is None for v in values):
-            ctype = _promote(values[0].ctype, values[-1].ctype)
-            if precision_of(ctype):
-                return Value(sx.Opaque(name, tuple(v.expr for v in values)), ctype)
-            return Value(sx.Call(name, tuple(v.expr for v in values)), ctype or "int")
-        if name.startswith("__shfl") or name in ("__ballot_sync", "__activemask", "__lanemask_lt", "__match_any_sync"):
-            self.scope.flags.add("shuffle")
-            varying = name.startswith("__shfl") or name.startswith("__lanemask") or name == "__match_any_sync"
-            ctype = values[1].ctype if name.startswith("__shfl") and len(values) > 1 else "unsigned int"
-            return Value(sx.Opaque(name, tuple(v.expr for v in values[1:]), thread_varying=varying), ctype)
-        if name in ("__any_sync", "__all_sync", "__popc", "__clz", "__ffs", "__brev", "__popcll"):
-            return Value(sx.Opaque(name, tuple(v.expr for v in values)), "int")
-        if name in FMA:
-            precision = FMA[name] or precision_of(_promote(*(v.ctype for v in values[:2]))) or "fp64"
-            # packed half2 ops count like one instruction, as ncu's thread-instruction counters do
-            self._flop(node, "fma", precision, 2)
-            return Value(sx.Opaque(name, tuple(v.expr for v in values)), _type_of_precision(precision))
-        if name in SQRT:
-            precision = SQRT[name] or precision_of(values[0].ctype if values else None) or "fp64"
-            self._flop(node, "sqrt", precision, math_costs.call_flops(name, precision))
-            return Value(sx.Opaque(name, tuple(v.expr for v in values)), _type_of_precision(precision))
-        if name in HALF_ARITH:
-            op, _ = HALF_ARITH[name]
-            precision = "fp64" if name.startswith("__d") else "fp32" if name.startswith("__f") else \
-                precision_of(values[0].ctype if values else None) or "fp16"
-            self._flop(node, op, precision, 1)
-            return Value(sx.Opaque(name, tuple(v.expr for v in values)), values[0].ctype if values else None)
-        if name in SPECIAL_MATH:
-            precision = "fp32" if name.endswith("f") or name.startswith("__") else "fp64"
-            self._flop(node, "special", precision, math_costs.call_flops(name, precision))
-            return Value(sx.Opaque(name, tuple(v.expr for v in values)), _type_of_precision(precision))
-        if name in FLOAT_MINMAX:
-            return Value(sx.Opaque(name, tuple(v.expr for v in values)), values[0].ctype if values else "float")
+        # Intrinsics computed from their arguments' values (math, warp votes and shuffles).
+        intrinsic = _INTRINSICS_ON_VALUES.get(name) or (Walker._shuffle if name.startswith("__shfl") else None)
+        if intrinsic is not None:
+            value = intrinsic(self, node, name, values)
+            if value is not None:
+                return value
         helper = self.unit.device_functions.get(name)
         if helper is not None:
             return self._inline(helper, name, values, node, template_type)
@@ -901,6 +849,106 @@ class Walker:
             return Value(sx.Opaque(name, tuple(v.expr for v in values)), name[5:])
         return Value(sx.Opaque(name or "call", tuple(v.expr for v in values),
                                thread_varying=name in ("clock", "clock64", "curand", "curand_uniform")))
+
+    # -- intrinsics that read their argument nodes (see _INTRINSICS_ON_ARGUMENTS) -------------------
+    def _cast_call(self, node, name, argument_nodes, depth, whole_struct, template_type):
+        """static_cast<T>(x) and friends; conversion intrinsics (__float2int_rn, __half2float, ...)."""
+        if not argument_nodes:
+            return None
+        if name in CASTS and template_type is not None:
+            return self._cast(self.expression(argument_nodes[0], depth, whole_struct), template_type)
+        if name in CAST_RESULT:
+            value = self.expression(argument_nodes[0], depth)
+            return Value(value.expr if name.endswith(("as_float", "as_int")) else sx.Opaque(name, (value.expr,)),
+                         CAST_RESULT[name])
+        return None
+
+    def _cg_sync_call(self, node, name, argument_nodes, depth, whole_struct, template_type):
+        """cg::sync(g), unless the file defines a `sync` of its own."""
+        if len(argument_nodes) != 1 or name in self.unit.device_functions:
+            return None
+        self.scope.flags.add("cooperative_groups")
+        line, column = self.where(node)
+        return self._group_sync(argument_nodes[0], line, column, depth)
+
+    def _barrier_call(self, node, name, argument_nodes, depth, whole_struct, template_type):
+        line, column = self.where(node)
+        mask = self.expression(argument_nodes[0], depth).expr if argument_nodes and name == "__syncwarp" else None
+        if self.record:
+            self.scope.add(self.scope.barriers, Barrier(BARRIERS[name], line, column, self.context(), mask))
+        for argument in argument_nodes[(1 if name == "__syncwarp" else 0):]:
+            self.expression(argument, depth)
+        varying = name != "__syncwarp" and name != "__syncthreads"
+        return Value(sx.Opaque(name, thread_varying=False) if varying else sx.Const(0), "int")
+
+    def _cached_load_call(self, node, name, argument_nodes, depth, whole_struct, template_type):
+        """__ldg(p) and the other cache-hinted loads: a load of what p points at."""
+        if not argument_nodes:
+            return None
+        target = self._pointer_target(argument_nodes[0], depth)
+        self._call_record(name, node, ())
+        if target is not None:
+            pointer, size, ctype = target
+            self._record(node, pointer, size, "load", cached=name)
+            return Value(sx.Load(pointer.base, pointer.offset), ctype)
+        return UNKNOWN
+
+    def _cached_store_call(self, node, name, argument_nodes, depth, whole_struct, template_type):
+        """__stcg(p, v) and the other cache-hinted stores."""
+        if len(argument_nodes) < 2:
+            return None
+        value = self.expression(argument_nodes[1], depth)
+        target = self._pointer_target(argument_nodes[0], depth)
+        if target is not None:
+            self._record(node, target[0], target[1], "store")
+        return value
+
+    # -- intrinsics computed from argument values (see _INTRINSICS_ON_VALUES) --------------------
+    def _integer_call(self, node, name, values):
+        """min, max, abs, __mul24, ...: integer functions the symbolic layer evaluates."""
+        if not values or any(v.pointer is not None for v in values):
+            return None
+        ctype = _promote(values[0].ctype, values[-1].ctype)
+        if precision_of(ctype):
+            return Value(sx.Opaque(name, tuple(v.expr for v in values)), ctype)
+        return Value(sx.Call(name, tuple(v.expr for v in values)), ctype or "int")
+
+    def _shuffle(self, node, name, values):
+        """__shfl*_sync, __ballot_sync, __activemask, __lanemask_lt, __match_any_sync."""
+        self.scope.flags.add("shuffle")
+        varying = name.startswith("__shfl") or name.startswith("__lanemask") or name == "__match_any_sync"
+        ctype = values[1].ctype if name.startswith("__shfl") and len(values) > 1 else "unsigned int"
+        return Value(sx.Opaque(name, tuple(v.expr for v in values[1:]), thread_varying=varying), ctype)
+
+    def _bit_count_call(self, node, name, values):
+        """Warp votes and bit counts: an int."""
+        return Value(sx.Opaque(name, tuple(v.expr for v in values)), "int")
+
+    def _fma_call(self, node, name, values):
+        precision = FMA[name] or precision_of(_promote(*(v.ctype for v in values[:2]))) or "fp64"
+        # packed half2 ops count like one instruction, as ncu's thread-instruction counters do
+        self._flop(node, "fma", precision, 2)
+        return Value(sx.Opaque(name, tuple(v.expr for v in values)), _type_of_precision(precision))
+
+    def _sqrt_call(self, node, name, values):
+        precision = SQRT[name] or precision_of(values[0].ctype if values else None) or "fp64"
+        self._flop(node, "sqrt", precision, math_costs.call_flops(name, precision))
+        return Value(sx.Opaque(name, tuple(v.expr for v in values)), _type_of_precision(precision))
+
+    def _half_arith_call(self, node, name, values):
+        op, _ = HALF_ARITH[name]
+        precision = "fp64" if name.startswith("__d") else "fp32" if name.startswith("__f") else \
+            precision_of(values[0].ctype if values else None) or "fp16"
+        self._flop(node, op, precision, 1)
+        return Value(sx.Opaque(name, tuple(v.expr for v in values)), values[0].ctype if values else None)
+
+    def _special_math_call(self, node, name, values):
+        precision = "fp32" if name.endswith("f") or name.startswith("__") else "fp64"
+        self._flop(node, "special", precision, math_costs.call_flops(name, precision))
+        return Value(sx.Opaque(name, tuple(v.expr for v in values)), _type_of_precision(precision))
+
+    def _float_minmax_call(self, node, name, values):
+        return Value(sx.Opaque(name, tuple(v.expr for v in values)), values[0].ctype if values else "float")
 
     def _method_call(self, node, function, argument_nodes, depth) -> Value:
         method = self._node_text(function.child_by_field_id(FIELD.field))
@@ -1119,6 +1167,38 @@ _EXPRESSION_HANDLERS = {
 }
 _STATEMENT_HANDLERS = {name[len("stmt_"):]: function for name, function in vars(Walker).items()
                        if name.startswith("stmt_")}
+
+
+def _intrinsic_table(*groups) -> dict:
+    """name -> handler from (names, handler) groups; a name in two groups would make the walk
+    depend on the order they are listed in, so that is refused."""
+    table: dict = {}
+    for names, handler in groups:
+        for name in names:
+            if name in table:
+                raise ValueError(f"intrinsic {name} has two handlers")
+            table[name] = handler
+    return table
+
+
+# Intrinsics by name (atomic* is a prefix: atomicAdd, atomicCAS_block, ...; so is __shfl).
+_INTRINSICS_ON_ARGUMENTS = _intrinsic_table(
+    (CASTS | set(CAST_RESULT), Walker._cast_call),
+    (("sync",), Walker._cg_sync_call),
+    (BARRIERS, Walker._barrier_call),
+    (CACHED_LOADS, Walker._cached_load_call),
+    (CACHED_STORES, Walker._cached_store_call),
+)
+_INTRINSICS_ON_VALUES = _intrinsic_table(
+    (INTEGER_FUNCTIONS, Walker._integer_call),
+    (("__ballot_sync", "__activemask", "__lanemask_lt", "__match_any_sync"), Walker._shuffle),
+    (("__any_sync", "__all_sync", "__popc", "__clz", "__ffs", "__brev", "__popcll"), Walker._bit_count_call),
+    (FMA, Walker._fma_call),
+    (SQRT, Walker._sqrt_call),
+    (HALF_ARITH, Walker._half_arith_call),
+    (SPECIAL_MATH, Walker._special_math_call),
+    (FLOAT_MINMAX, Walker._float_minmax_call),
+)
 
 
 # -- helpers --------------------------------------------------------------------------------------
