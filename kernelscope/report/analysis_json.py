@@ -1,19 +1,65 @@
 """`kernelscope analyze --format json`: the kernelscope.analysis/1 document
 (kernelscope/schemas/analysis-1.schema.json), compact (pipe it through
-`python -m json.tool` or `jq` to read it; indented output costs more than the analysis itself)."""
+`python -m json.tool` or `jq` to read it; indented output costs more than the analysis itself).
+
+Kernels with the same resources share one occupancy result (analyze.py), whose JSON (a sweep of 32
+block sizes, about 3 KB) is most of the document: each distinct one is encoded once and spliced in
+where the document names it, instead of once per kernel."""
 
 from __future__ import annotations
 
 import json
 import math
 
+# stands where a shared occupancy object goes while the rest is encoded; json.dumps writes the NUL
+# characters as \u0000, so the marker is found in the output as `"\u0000<MARK><n>\u0000"`
+_MARK = "kernelscope-occupancy-"
+_OPENING = '"\\u0000' + _MARK
+_CLOSING = '\\u0000"'
+
 
 def render(document: dict) -> str:
     try:
-        return json.dumps(document, allow_nan=False, separators=(",", ":")) + "\n"
+        return _render_sharing_occupancy(document)
     except ValueError:
         # JSON has no NaN or Infinity: unknown quantities are null
         return json.dumps(_finite(document), separators=(",", ":")) + "\n"
+
+
+def _render_sharing_occupancy(document: dict) -> str:
+    """The document's compact JSON, byte for byte what json.dumps writes, with each distinct
+    occupancy object encoded once. Raises ValueError for a NaN or an infinity, as json.dumps does."""
+    encoded: list[str] = []
+    index: dict = {}                 # id(occupancy dict) -> position in `encoded`
+    files = []
+    uses = 0
+    for file in document.get("files", ()):
+        kernels = []
+        for kernel in file.get("kernels", ()):
+            occupancy = kernel.get("occupancy")
+            if isinstance(occupancy, dict):
+                position = index.get(id(occupancy))
+                if position is None:
+                    position = index[id(occupancy)] = len(encoded)
+                    encoded.append(json.dumps(occupancy, allow_nan=False, separators=(",", ":")))
+                kernel = {**kernel, "occupancy": f"\x00{_MARK}{position}\x00"}
+                uses += 1
+            kernels.append(kernel)
+        files.append({**file, "kernels": kernels})
+    if not uses:
+        return json.dumps(document, allow_nan=False, separators=(",", ":")) + "\n"
+    text = json.dumps({**document, "files": files}, allow_nan=False, separators=(",", ":"))
+    pieces = text.split(_OPENING)
+    if len(pieces) != uses + 1:
+        # some string of the document itself looks like a marker: encode it the plain way
+        return json.dumps(document, allow_nan=False, separators=(",", ":")) + "\n"
+    out = [pieces[0]]
+    for piece in pieces[1:]:
+        position, _, rest = piece.partition(_CLOSING)
+        out.append(encoded[int(position)])
+        out.append(rest)
+    out.append("\n")
+    return "".join(out)
 
 
 def _finite(value):
