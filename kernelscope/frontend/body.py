@@ -1328,6 +1328,9 @@ def _always_exits(node) -> bool:
 
 
 _LOOP_STATEMENTS = frozenset(("for_statement", "while_statement", "do_statement"))
+# tokens: nodes that never have children, so hold no assignment (half of a loop's nodes)
+_TOKENS = frozenset(("identifier", "number_literal", "field_identifier", "primitive_type", "type_identifier",
+                     "true", "false", "null", "nullptr", "comment", "statement_identifier", "namespace_identifier"))
 
 
 def _loop_assignments(node, walker: "Walker") -> dict[str, set[str]]:
@@ -1345,11 +1348,18 @@ def _loop_assignments(node, walker: "Walker") -> dict[str, set[str]]:
     root = node.id
     body = node.child_by_field_id(FIELD.body) if node.type in _LOOP_STATEMENTS else None
     body_id = body.id if body is not None else None
+    body_type = body.type if body is not None else None
     stack = [node]
     while stack:
         current = stack.pop()
         kind = current.type
-        if (kind in _LOOP_STATEMENTS or current.id == body_id) and current.id != root:
+        if kind in _TOKENS:
+            continue
+        if kind in _LOOP_STATEMENTS:
+            nested = current.id != root
+        else:
+            nested = kind == body_type and current.id == body_id
+        if nested:
             for name, sources in _loop_assignments(current, walker).items():
                 found.setdefault(name, set()).update(sources)
             continue

@@ -63,6 +63,8 @@ PREDEFINED = {
 
 _CAPS = re.compile(r"^[A-Z_][A-Z0-9_]*$")
 _IDENTIFIER = re.compile(r"\b[A-Za-z_]\w*")
+# a whole identifier that _CAPS matches and that has three characters or more
+_CAPS_WORD = re.compile(r"\b[A-Z_][A-Z0-9_]{2,}\b")
 
 
 @dataclass
@@ -384,11 +386,11 @@ class Preprocessor:
 
     def _needs_expansion(self, region: str) -> bool:
         """Whether any identifier of the region is a macro or an unknown ALL_CAPS name (cheap check
-        that lets macro-free code skip tokenisation)."""
-        for word in set(_IDENTIFIER.findall(region)):
-            if word in self.macros or (len(word) >= 3 and _CAPS.match(word)):
-                return True
-        return False
+        that lets macro-free code skip tokenisation). An ALL_CAPS word of three characters or more
+        is found by one scan that stops at the first; only regions without one are split into words."""
+        if _CAPS_WORD.search(region):
+            return True
+        return not self.macros.keys().isdisjoint(_IDENTIFIER.findall(region))
 
     def _expand_tokens(self, tokens: list[Token], hidden: set, depth: int, emit, origin=None,
                        top_level: bool = False) -> None:
