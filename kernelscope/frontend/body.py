@@ -10,7 +10,7 @@ default); branches merge the values a variable may have with a `Select`.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from kernelscope import math_costs
 from kernelscope import symbolic as sx
@@ -24,6 +24,9 @@ MAX_STATEMENT_DEPTH = 120
 MAX_INLINE_DEPTH = 6
 
 BUILTIN_INDEX = {"threadIdx", "blockIdx", "blockDim", "gridDim"}
+_ARITHMETIC = frozenset(("+", "-", "*", "/", "%"))
+_COUNTED = frozenset(("+", "-", "*", "/"))          # the operations _arith counts as FLOPs
+_COMPARISONS = frozenset(("<", ">", "<=", ">=", "==", "!=", "&&", "||"))
 # named nodes in statement position that are not expressions either (nothing to record)
 _NOT_EXPRESSIONS = frozenset(("comment", "break_statement", "continue_statement", "goto_statement", ";",
                               "type_definition", "alias_declaration", "using_declaration",
@@ -75,6 +78,10 @@ class Pointer:
     def moved(self, offset: sx.Expr, dims: tuple) -> "Pointer":
         """The same allocation at another offset (cheaper than dataclasses.replace on a hot path)."""
         return Pointer(self.base, self.space, offset, self.pointee, dims)
+
+    def retyped(self, pointee: str | None) -> "Pointer":
+        """The same address seen as a pointer to another element type (no array dimensions)."""
+        return Pointer(self.base, self.space, self.offset, pointee, ())
 
 
 @dataclass(slots=True)
@@ -255,7 +262,9 @@ class Walker:
                 exprs = [p.expr for p in parts] + [sx.Const(1)] * (3 - len(parts))
                 self.env[name] = Value(sx.Opaque("dim3"), "dim3", dims=tuple(exprs[:3]))
             elif len(parts) == 1:
-                self.env[name] = replace(parts[0], ctype=declared_type if not parts[0].pointer else parts[0].ctype)
+                first = parts[0]
+                self.env[name] = Value(first.expr, declared_type if not first.pointer else first.ctype, first.pointer,
+                                       first.dims, first.location)
             else:
                 self.env[name] = Value(sx.Opaque(name, tuple(p.expr for p in parts)), declared_type)
             return
@@ -271,7 +280,7 @@ class Walker:
             pointee = base_type + "*" * (pointer_depth - 1)
             pointer = value.pointer
             if pointee and pointee != "void" and pointee != pointer.pointee:
-                pointer = replace(pointer, pointee=pointee, dims=())
+                pointer = pointer.retyped(pointee)
             self.env[name] = Value(value.expr, declared_type, pointer)
         else:
             ctype = value.ctype if base_type == "auto" else declared_type
@@ -480,7 +489,7 @@ class Walker:
             varying = old.expr.thread_dependent or _updates_thread_dependent(name, sources, self)
             if old.pointer is not None:
                 offset = sx.Sym(f"{name}@off", default=old.pointer.offset, varying=varying)
-                self.env[name] = Value(old.expr, old.ctype, replace(old.pointer, offset=offset))
+                self.env[name] = Value(old.expr, old.ctype, old.pointer.moved(offset, old.pointer.dims))
             elif old.dims is None:
                 self.env[name] = Value(sx.Sym(name, default=old.expr, varying=varying), old.ctype)
         if var and var in self.env and var not in assigned:
@@ -538,40 +547,39 @@ class Walker:
         if depth > MAX_EXPRESSION_DEPTH:
             self._note_once("expression nests too deeply; its inner part is not analysed")
             return Value(sx.Opaque("..."))
-        entry = _EXPRESSION_HANDLERS.get(node.type)
-        if entry is None:
+        handler = _EXPRESSION_HANDLERS.get(node.type)
+        if handler is None:
             for child in node.named_children:
                 self.expression(child, depth + 1)
             return Value(sx.Opaque(node.type))
-        handler, takes_whole_struct = entry
-        return handler(self, node, depth + 1, whole_struct) if takes_whole_struct else handler(self, node, depth + 1)
+        return handler(self, node, depth + 1, whole_struct)
 
-    def expr_number_literal(self, node, depth) -> Value:
-        return _number(self._node_text(node))
+    def expr_number_literal(self, node, depth, whole_struct=False) -> Value:
+        return _number(self._source[node.start_byte:node.end_byte])
 
-    def expr_char_literal(self, node, depth) -> Value:
+    def expr_char_literal(self, node, depth, whole_struct=False) -> Value:
         text = self._node_text(node)
         return Value(sx.Const(ord(text[1]) if len(text) == 3 else 0), "char")
 
-    def expr_true(self, node, depth) -> Value:
+    def expr_true(self, node, depth, whole_struct=False) -> Value:
         return Value(sx.Const(1), "bool")
 
-    def expr_false(self, node, depth) -> Value:
+    def expr_false(self, node, depth, whole_struct=False) -> Value:
         return Value(sx.Const(0), "bool")
 
-    def expr_null(self, node, depth) -> Value:
+    def expr_null(self, node, depth, whole_struct=False) -> Value:
         return Value(sx.Const(0), "void*")
 
-    def expr_nullptr(self, node, depth) -> Value:
+    def expr_nullptr(self, node, depth, whole_struct=False) -> Value:
         return Value(sx.Const(0), "void*")
 
-    def expr_string_literal(self, node, depth) -> Value:
+    def expr_string_literal(self, node, depth, whole_struct=False) -> Value:
         return Value(sx.Opaque("string"), "char*")
 
-    def expr_identifier(self, node, depth) -> Value:
-        name = self._node_text(node)
-        if name in self.env:
-            value = self.env[name]
+    def expr_identifier(self, node, depth, whole_struct=False) -> Value:
+        name = self._source[node.start_byte:node.end_byte]
+        value = self.env.get(name)
+        if value is not None:
             if value.location is not None:
                 self._record(node, value.location, self.types.size_of(value.ctype) or 4, "load")
             return value
@@ -582,7 +590,7 @@ class Walker:
             return constant
         return Value(sx.Sym(name), None)
 
-    def expr_condition_clause(self, node, depth) -> Value:
+    def expr_condition_clause(self, node, depth, whole_struct=False) -> Value:
         value = UNKNOWN
         for child in node.named_children:
             if child.type == "declaration":
@@ -593,14 +601,14 @@ class Walker:
                 value = self.expression(child, depth)
         return value
 
-    def expr_qualified_identifier(self, node, depth) -> Value:
+    def expr_qualified_identifier(self, node, depth, whole_struct=False) -> Value:
         return Value(sx.Opaque(self._node_text(node)))
 
     def expr_parenthesized_expression(self, node, depth, whole_struct=False) -> Value:
         inner = node.named_children
         return self.expression(inner[-1], depth, whole_struct) if inner else UNKNOWN
 
-    def expr_comma_expression(self, node, depth) -> Value:
+    def expr_comma_expression(self, node, depth, whole_struct=False) -> Value:
         self.expression(node.child_by_field_id(FIELD.left), depth)
         return self.expression(node.child_by_field_id(FIELD.right), depth)
 
@@ -645,7 +653,7 @@ class Walker:
             location = self.lvalue(argument)
             if location is not None:
                 pointer, _, ctype = location
-                return Value(pointer.offset, (ctype or "") + "*", replace(pointer, pointee=ctype, dims=()))
+                return Value(pointer.offset, (ctype or "") + "*", pointer.retyped(ctype))
             return self.expression(argument, depth)
         location = self.lvalue(node)
         if location is None:
@@ -659,22 +667,26 @@ class Walker:
         layout = self.types.structs.get(self.types.resolve(ctype or ""))
         if layout is not None and whole_struct and size not in (4, 8, 16):
             for struct_field in layout.fields.values():  # the compiler moves a struct field by field
-                moved = replace(pointer, offset=sx.binary("+", pointer.offset, struct_field.offset))
+                moved = pointer.moved(sx.binary("+", pointer.offset, struct_field.offset), pointer.dims)
                 self._record(node, moved, struct_field.size, "load")
         else:
             self._record(node, pointer, size, "load")
 
-    def expr_binary_expression(self, node, depth) -> Value:
+    def expr_binary_expression(self, node, depth, whole_struct=False) -> Value:
         left = self.expression(node.child_by_field_id(FIELD.left), depth)
         right = self.expression(node.child_by_field_id(FIELD.right), depth)
-        operator = self._node_text(node.child_by_field_id(FIELD.operator))
+        operator_node = node.child_by_field_id(FIELD.operator)
+        operator = self._source[operator_node.start_byte:operator_node.end_byte] if operator_node is not None else ""
         if left.pointer is not None and operator in ("+", "-") and right.pointer is None:
             return self._offset_pointer(left, right, operator)
         if right.pointer is not None and operator == "+" and left.pointer is None:
             return self._offset_pointer(right, left, operator)
-        ctype = _promote(left.ctype, right.ctype) if operator in ("+", "-", "*", "/", "%") else "bool" \
-            if operator in ("<", ">", "<=", ">=", "==", "!=", "&&", "||") else left.ctype
-        self._arith(node, operator, ctype, left.expr, right.expr)
+        if operator in _ARITHMETIC:
+            ctype = _promote(left.ctype, right.ctype)
+        else:
+            ctype = "bool" if operator in _COMPARISONS else left.ctype
+        if operator in _COUNTED:
+            self._arith(node, operator, ctype, left.expr, right.expr)
         if operator not in sx.BINARY_OPERATORS:
             return Value(sx.Opaque(operator, (left.expr, right.expr)), ctype)
         return Value(sx.binary(operator, left.expr, right.expr), ctype)
@@ -689,7 +701,7 @@ class Walker:
         offset = sx.binary(operator, pointer.offset, delta)
         return Value(offset, pointer_value.ctype, pointer.moved(offset, pointer.dims[1:] if len(pointer.dims) > 1 else ()))
 
-    def expr_unary_expression(self, node, depth) -> Value:
+    def expr_unary_expression(self, node, depth, whole_struct=False) -> Value:
         operand = self.expression(node.child_by_field_id(FIELD.argument), depth)
         operator = self._node_text(node.child_by_field_id(FIELD.operator))
         if operator in ("-", "~", "!"):
@@ -697,13 +709,13 @@ class Walker:
                          sx.Const(sx.Unary(operator, operand.expr).evaluate({})), operand.ctype)
         return operand
 
-    def expr_update_expression(self, node, depth) -> Value:
+    def expr_update_expression(self, node, depth, whole_struct=False) -> Value:
         argument = node.child_by_field_id(FIELD.argument)
         operator = self._node_text(node.child_by_field_id(FIELD.operator))
         delta = Value(sx.Const(1), "int")
         return self._assign(node, argument, "+=" if operator == "++" else "-=", delta, depth)
 
-    def expr_assignment_expression(self, node, depth) -> Value:
+    def expr_assignment_expression(self, node, depth, whole_struct=False) -> Value:
         operator = self._node_text(node.child_by_field_id(FIELD.operator))
         right_node = node.child_by_field_id(FIELD.right)
         right = self.expression(right_node, depth, whole_struct=True)
@@ -745,7 +757,7 @@ class Walker:
         layout = self.types.structs.get(self.types.resolve(ctype or ""))
         if layout is not None and size not in (4, 8, 16):
             for struct_field in layout.fields.values():
-                self._record(target, replace(pointer, offset=sx.binary("+", pointer.offset, struct_field.offset)),
+                self._record(target, pointer.moved(sx.binary("+", pointer.offset, struct_field.offset), pointer.dims),
                              struct_field.size, "store")
         else:
             self._record(target, pointer, size, "store", stored=right.expr if operator == "=" else None)
@@ -775,13 +787,13 @@ class Walker:
         type_text = normalise_type(type_text)
         if type_text.endswith("*") and value.pointer is not None:
             pointee = type_text[:-1].strip()
-            return Value(value.expr, type_text, replace(value.pointer, pointee=pointee, dims=()))
+            return Value(value.expr, type_text, value.pointer.retyped(pointee))
         if value.ctype and precision_of(value.ctype) and not precision_of(type_text) and type_text in SCALAR_BYTES:
             # float -> int: the value is data, not an index we can follow
             return Value(sx.Opaque(f"({type_text})", (value.expr,)), type_text)
         return Value(value.expr, type_text, value.pointer, value.dims)
 
-    def expr_sizeof_expression(self, node, depth) -> Value:
+    def expr_sizeof_expression(self, node, depth, whole_struct=False) -> Value:
         type_node = node.child_by_field_id(FIELD.type)
         if type_node is not None:
             size = self.types.size_of(normalise_type(self._node_text(type_node)))
@@ -797,15 +809,15 @@ class Walker:
                 return Value(sx.Const(size), "size_t")
         return Value(sx.Opaque("sizeof"), "size_t")
 
-    def expr_initializer_list(self, node, depth) -> Value:
+    def expr_initializer_list(self, node, depth, whole_struct=False) -> Value:
         parts = [self.expression(c, depth) for c in node.named_children]
         return Value(sx.Opaque("{...}", tuple(p.expr for p in parts)), None,
                      dims=tuple((p.expr for p in parts)) if 1 <= len(parts) <= 3 else None)
 
-    def expr_lambda_expression(self, node, depth) -> Value:
+    def expr_lambda_expression(self, node, depth, whole_struct=False) -> Value:
         return Value(sx.Opaque("lambda"))
 
-    def expr_gnu_asm_expression(self, node, depth) -> Value:
+    def expr_gnu_asm_expression(self, node, depth, whole_struct=False) -> Value:
         self.scope.flags.add("inline_asm")
         return Value(sx.Opaque("asm", thread_varying=True))
 
@@ -1093,9 +1105,9 @@ class Walker:
             offset = sx.binary("+", pointer.offset, struct_field.offset)
             if struct_field.count > 1:
                 # an array member (`p->s1[i]`): a row to index, not a value
-                return replace(pointer, offset=offset, pointee=struct_field.type_name,
-                               dims=(struct_field.count,)), struct_field.size, struct_field.type_name
-            moved = replace(pointer, offset=offset, dims=())
+                return Pointer(pointer.base, pointer.space, offset, struct_field.type_name, (struct_field.count,)), \
+                    struct_field.size, struct_field.type_name
+            moved = pointer.moved(offset, ())
             return moved, struct_field.size, struct_field.type_name
         return None
 
@@ -1160,11 +1172,9 @@ class Walker:
         return self._source[node.start_byte:node.end_byte] if node is not None else ""
 
 
-# Dispatch tables: node type -> unbound method (and whether it takes `whole_struct`).
-_EXPRESSION_HANDLERS = {
-    name[len("expr_"):]: (function, function.__code__.co_argcount == 4)
-    for name, function in vars(Walker).items() if name.startswith("expr_")
-}
+# Dispatch tables: node type -> unbound method (expressions: walker, node, depth, whole_struct).
+_EXPRESSION_HANDLERS = {name[len("expr_"):]: function for name, function in vars(Walker).items()
+                        if name.startswith("expr_")}
 _STATEMENT_HANDLERS = {name[len("stmt_"):]: function for name, function in vars(Walker).items()
                        if name.startswith("stmt_")}
 
