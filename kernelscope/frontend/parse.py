@@ -126,19 +126,105 @@ def _unclosed_braces(text: str) -> int:
     return min(depth, 64)
 
 
+# Compiling grammars/cuda.scm costs about 18 ms, once per process; running it, ~0.035 ms per KB of
+# parsed text; a walk over the tree in Python that finds the same captures, ~0.1 ms per KB. So a
+# process walks the trees of its first files, up to this many bytes in all, and compiles the query
+# only when it has more to read: a fresh `kernelscope analyze` of a small file never compiles it.
+WALK_BUDGET_BYTES = 256 * 1024
+_walked_bytes = 0
+
+
 def _captures(root) -> dict:
     """Captured nodes by capture name, in source order. QueryCursor.captures does not keep that
     order, nor one order across names (py-tree-sitter issue #450): `instance.name` and
     `instance.args` would be zipped out of step, giving kernels each other's template arguments,
     differently from run to run."""
+    global _walked_bytes
+    if _query.cache_info().currsize == 0 and _walked_bytes + root.end_byte <= WALK_BUDGET_BYTES:
+        _walked_bytes += root.end_byte
+        raw = _walked_captures(root)
+    else:
+        raw = _query_captures(root)
+    captures = _refine(raw)
+    return {name: sorted(nodes, key=_position) for name, nodes in captures.items()}
+
+
+def _query_captures(root) -> dict:
+    """The captures of grammars/cuda.scm's patterns (node types only; see _refine)."""
     from tree_sitter import QueryCursor
 
     cursor = QueryCursor(_query())
     # Nothing the queries look for starts this deep; without the bound, tree-sitter's matching slows
     # down sharply on deeply nested expressions (40,000 levels: 23 s instead of 0.2 s at 30,000).
     cursor.set_max_start_depth(MAX_QUERY_START_DEPTH)
-    captures = _refine(cursor.captures(root))
-    return {name: sorted(nodes, key=_position) for name, nodes in captures.items()}
+    return cursor.captures(root)
+
+
+_WALKED_TYPES = frozenset(("function_definition", "call_expression", "template_instantiation", "template_type",
+                           "template_function", "class_specifier", "struct_specifier", "type_definition", "ERROR"))
+
+
+def _walked_captures(root) -> dict:
+    """What _query_captures finds, by one walk over the tree: the same patterns of grammars/cuda.scm
+    (kept in step with it; tests/test_walked_captures.py compares the two on every test file), the
+    same start-depth bound. Every node is visited, anonymous ones too (a missing `;` is one)."""
+    found: dict = {}
+    stack = [(root, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if node.end_byte == 0:
+            # the query cursor skips nodes that end where its range starts (a missing token at byte 0);
+            # as a pattern's child such a node still matches but is not captured (_capture)
+            continue
+        if node.is_missing:
+            found.setdefault("missing", []).append(node)
+        kind = node.type
+        if kind in _WALKED_TYPES:
+            _walked_match(node, kind, found)
+        if depth < MAX_QUERY_START_DEPTH:
+            children = node.children
+            if children:
+                stack.extend((child, depth + 1) for child in reversed(children))
+    return found
+
+
+def _capture(found: dict, name: str, node) -> None:
+    if node.end_byte:
+        found.setdefault(name, []).append(node)
+
+
+def _walked_match(node, kind: str, found: dict) -> None:
+    if kind == "function_definition":
+        found.setdefault("function", []).append(node)
+    elif kind == "call_expression":
+        # (call_expression (kernel_call_syntax)) @launch
+        if any(child.type == "kernel_call_syntax" for child in node.children):
+            found.setdefault("launch", []).append(node)
+    elif kind == "template_instantiation":
+        found.setdefault("instance", []).append(node)
+    elif kind in ("template_type", "template_function"):
+        # name: (_) @template_id.name arguments: (template_argument_list) @template_id.args
+        for name in node.children_by_field_id(FIELD.name):
+            if not name.is_named:
+                continue
+            for arguments in node.children_by_field_id(FIELD.arguments):
+                if arguments.type == "template_argument_list" and arguments.start_byte >= name.end_byte:
+                    _capture(found, "template_id.name", name)
+                    _capture(found, "template_id.args", arguments)
+    elif kind == "class_specifier":
+        # name: (_) @class.name body: (field_declaration_list)
+        for name in node.children_by_field_id(FIELD.name):
+            if name.is_named and any(body.type == "field_declaration_list" and body.start_byte >= name.end_byte
+                                     for body in node.children_by_field_id(FIELD.body)):
+                _capture(found, "class.name", name)
+                found.setdefault("class", []).append(node)
+    elif kind == "struct_specifier":
+        if any(body.type == "field_declaration_list" for body in node.children_by_field_id(FIELD.body)):
+            found.setdefault("struct", []).append(node)
+    elif kind == "type_definition":
+        found.setdefault("typedef", []).append(node)
+    else:
+        found.setdefault("error", []).append(node)
 
 
 def _refine(raw: dict) -> dict:
