@@ -203,7 +203,7 @@ def bench_corpus(corpus: Path, out: Path | None) -> int:
             spec = load_spec(path)
             for impl in spec.implementations:
                 started = time.perf_counter()
-                result = evaluate(spec, spec.resolve(impl.file).read_text(), impl.kernel, launch=impl.launch,
+                result = evaluate(spec, spec.resolve(impl.file).read_text(), impl.kernel,
                                   pool=pool, timeout_s=60, repeats=30)
                 rows.append({"problem": spec.name, "file": impl.file, "kernel": result.kernel,
                              "strategy": impl.strategy, "correct": result.correct, "time_ms": result.time_ms,

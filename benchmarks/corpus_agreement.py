@@ -59,12 +59,14 @@ def analyse(spec, implementation):
     """(KernelResult, ConcreteLaunch) of one implementation at SIZE, analysed as the runner launches it."""
     from kernelscope.analyze import analyze_path
     from kernelscope.frontend import parse_file
+    from kernelscope.runner.plan import single_launch
 
-    launch = spec.concrete_launch(SIZE, implementation.launch)
+    launch = single_launch(spec, implementation, SIZE)   # the launch its file's plan (or [launch]) gives
+    if launch is None:                                   # several kernels: ncu's counters sum them
+        return None, None
     path = spec.resolve(implementation.file)
     # the parse alone names the kernel's parameters, which the bindings need before the analysis
-    kernels = [k for k in parse_file(path.read_text(), str(path)).kernels
-               if k.name == (implementation.kernel or k.name)]
+    kernels = [k for k in parse_file(path.read_text(), str(path)).kernels if k.name == launch.kernel]
     if not kernels:
         return None, launch
     bindings = kernel_bindings(spec, kernels[0], launch, SIZE)

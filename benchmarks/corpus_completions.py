@@ -2,10 +2,9 @@
 
     python3 benchmarks/corpus_completions.py -o corpus_completions.jsonl
 
-Each implementation becomes one completion: its source in a ```cuda block, with its launch as a
-`/* kernelscope:plan */` comment when the spec overrides the problem's [launch] for it (a completion
-cannot pass overrides; a plan is how a candidate chooses its launch). Files that carry a plan of
-their own are used as they are.
+Each implementation becomes one completion: its source, as it is, in a ```cuda block. Corpus
+implementations keep their launch in their file (a `/* kernelscope:plan */` comment) as completions
+do, so nothing needs adding.
 """
 
 from __future__ import annotations
@@ -15,7 +14,6 @@ import json
 from pathlib import Path
 
 from kernelscope.runner import load_spec
-from kernelscope.runner.plan import carries_plan, implementation_plan, plan_comment
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -25,8 +23,6 @@ def completions(corpus: Path):
         spec = load_spec(spec_file)
         for implementation in spec.implementations:
             source = spec.resolve(implementation.file).read_text()
-            if implementation.launch is not None and not carries_plan(source):
-                source = plan_comment(implementation_plan(spec, implementation, source)) + source
             yield {"problem": spec.name, "id": f"{spec.name}/{implementation.file}",
                    "completion": f"```cuda\n{source.rstrip()}\n```\n"}
 

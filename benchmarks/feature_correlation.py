@@ -21,6 +21,7 @@ import pandas as pd
 from kernelscope.analyze import analyze_path
 from kernelscope.features import FEATURE_NAMES, kernel_features
 from kernelscope.runner import load_spec
+from kernelscope.runner.plan import single_launch
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -32,10 +33,12 @@ def corpus_rows(size: str) -> list[dict]:
         variables = spec.variables(size)
         bindings = {k: int(v) for k, v in variables.items() if float(v).is_integer()}
         for implementation in spec.implementations:
-            launch = spec.concrete_launch(size, implementation.launch)
+            launch = single_launch(spec, implementation, size)   # its file's plan, or [launch]
+            if launch is None:       # a plan of several kernels: one feature row cannot describe it
+                continue
             result = analyze_path(spec.resolve(implementation.file), block=launch.block, grid=launch.grid,
                                   bindings=bindings, dynamic_smem=launch.dynamic_smem, registers="auto")
-            kernels = [k for k in result.kernels if k.kernel.name == (implementation.kernel or k.kernel.name)]
+            kernels = [k for k in result.kernels if k.kernel.name == launch.kernel]
             if not kernels:
                 continue
             rows.append({"problem": spec.name, "implementation": Path(implementation.file).name,

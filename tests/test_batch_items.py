@@ -76,7 +76,11 @@ def test_a_folder_of_problems_yields_every_implementation_named_as_kernelscope_r
     assert [item.index for item in items] == list(range(len(items)))
     vector = load_items(VECTOR_ADD)
     assert [i.label for i in vector] == ["naive.cu:vector_add", "vectorized.cu:vector_add_float4"]
-    assert vector[1].launch.grid == ("ceil_div(n, 1024)",)
+    # the vectorized kernel's launch is the plan in its file, not an override on the item
+    from kernelscope.runner.plan import plan_from_source
+
+    assert vector[1].launch is None
+    assert plan_from_source(vector[1].source, vector[1].spec).launches[0].grid == ("ceil_div(n, 1024)",)
 
 
 @pytest.fixture

@@ -28,21 +28,25 @@ def test_results_come_back_in_candidate_order_and_the_gpus_stay_up_between_calls
     assert run_many._gpus is None
 
 
-def test_a_known_implementation_runs_with_its_own_launch():
+def test_a_known_implementation_runs_with_the_launch_its_source_carries():
     seen = []
 
     class Recording(FakeEvaluator):
         def prepare(self, item):
-            seen.append(item.launch)
+            seen.append(item)
             return super().prepare(item)
 
+    from kernelscope.runner.plan import plan_from_source
+
+    source = (VECTOR_ADD / "vectorized.cu").read_text()
     task = SimpleNamespace(spec_path=TASK.spec_path, implementation="vectorized.cu")
     run_many = BatchRunMany(evaluator=Recording(), devices=[0])
     try:
-        run_many(task, [("good", "vector_add_float4")])
+        run_many(task, [(source, "vector_add_float4")])
     finally:
         run_many.close()
-    assert seen[0].grid == ("ceil_div(n, 1024)",)
+    assert seen[0].launch is None          # no override: the plan travels in the source
+    assert plan_from_source(seen[0].source, seen[0].spec).launches[0].grid == ("ceil_div(n, 1024)",)
 
 
 def test_a_candidate_the_harness_could_not_run_raises_harness_error():

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from kernelscope.runner import load_spec
+from kernelscope.runner.spec import LaunchSpec
 from kernelscope.runner.plan import (MAX_LAUNCHES, PlanError, candidate_plan, default_plan, implementation_plan,
                                      plan_from_source, plan_text)
 
@@ -79,13 +80,29 @@ def _problem_launch(size):
     return bound
 
 
-def test_implementation_overrides_are_read_as_one_launch_plans():
-    for implementation in ROW_SUM.implementations:
-        plan = implementation_plan(ROW_SUM, implementation)
-        launch = ROW_SUM.concrete_launch("large", implementation.launch)
-        bound = plan.concrete(ROW_SUM, "large").launches[0]
-        assert plan.origin == "implementation" and bound.kernel == implementation.kernel
-        assert (bound.grid, bound.block) == (launch.grid, launch.block)
+CORPUS = [load_spec(path) for path in sorted((ROOT / "corpus").glob("*/spec.toml"))]
+
+
+def test_corpus_implementations_outside_plans_launch_their_kernel_once_with_the_problems_arguments():
+    """What the spec's launch overrides were, now in the files: one launch, the implementation's kernel,
+    the problem's argument list; only grid, block and dynamic shared memory are the file's own."""
+    checked = 0
+    for spec in CORPUS:
+        for implementation in spec.implementations:
+            if implementation.file.startswith("plans/"):
+                continue
+            plan = implementation_plan(spec, implementation)
+            assert plan.origin == "implementation" and len(plan.launches) == 1, implementation.file
+            launch = plan.launches[0]
+            assert launch.kernel == implementation.kernel and launch.args == spec.launch.args
+            assert plan.scratch == spec.scratch and not plan.scalars
+            checked += 1
+    assert checked >= 120
+
+
+def test_every_plan_file_of_the_corpus_is_one_of_its_implementations():
+    listed = {spec.resolve(i.file) for spec in CORPUS for i in spec.implementations}
+    assert set((ROOT / "corpus").glob("*/plans/*.cu")) <= listed
 
 
 @pytest.mark.parametrize("edit, message", [
@@ -128,7 +145,7 @@ def test_two_plans_or_a_malformed_marker_are_refused():
 
 def test_a_plan_and_a_launch_override_together_are_ambiguous():
     with pytest.raises(PlanError, match="use one"):
-        candidate_plan(ROW_SUM, TWO_PASS, None, launch=ROW_SUM.implementations[0].launch, kernels=KERNELS)
+        candidate_plan(ROW_SUM, TWO_PASS, None, launch=LaunchSpec(block=("128",), grid=None), kernels=KERNELS)
 
 
 def test_a_source_without_plan_or_kernel_name_is_an_error():

@@ -66,3 +66,37 @@ def test_a_broken_plan_is_a_build_error_and_the_feedback_says_why():
 def test_feedback_on_a_passing_plan_names_the_launch_it_is_about():
     text = build_feedback(reward(TWO_PASS), TASK)
     assert "launch #1 of your plan (col_sum_strips" in text
+
+
+def test_a_one_launch_plan_scores_as_the_problem_launched_that_way_would():
+    """A one-launch plan is the kernel with another grid and block (what the corpus's implementations
+    carry): the static reward analyses it with that launch, caps its work and checks its arguments
+    exactly as for a source without a plan whose problem's [launch] were the plan's."""
+    from dataclasses import replace
+
+    from kernelscope.runner.plan import plan_text
+
+    task = load_task(ROOT / "corpus" / "black_scholes")
+    implementation = next(i for i in task.implementations if i["file"] == "vectorized.cu")
+    with_plan = task.implementation_source("vectorized.cu")
+    without = with_plan[with_plan.index("*/\n") + 3:]
+    assert plan_text(with_plan) and plan_text(without) is None
+    score = UnifiedReward(replace(RewardConfig(mode="static"), compile_check="off"))
+    planned = score(answer(with_plan), task)
+    launched = score(answer(without), task.for_implementation(implementation))
+    problem_launch = score(answer(without), task)
+    assert planned.outcome == launched.outcome == "ok"
+    assert planned.total == launched.total and planned.components == launched.components
+    assert problem_launch.total != planned.total      # the grid matters: the plan is what was scored
+
+
+def test_tasks_refuse_launch_overrides_in_the_spec(tmp_path):
+    import pytest
+
+    from kernelscope.errors import InputError
+
+    spec = (ROOT / "corpus" / "gelu" / "spec.toml").read_text()
+    (tmp_path / "gelu").mkdir()
+    (tmp_path / "gelu" / "spec.toml").write_text(spec.replace('strategy = "naive" }', 'strategy = "naive", launch = { grid = ["1"] } }'))
+    with pytest.raises(InputError, match="no longer read"):
+        load_task(tmp_path / "gelu")

@@ -115,7 +115,7 @@ inputs = [
 outputs = [{ name = "c", dtype = "float32", shape = ["n"] }]
 scalars = [{ name = "n", dtype = "int32", value = "n" }]
 implementations = [
-  { file = "naive.cu", kernel = "vector_add", strategy = "naive", launch = { grid = ["ceil_div(n, 256 * 64)"] } },
+  { file = "naive.cu", kernel = "vector_add", strategy = "naive" },
   { file = "coalesced.cu", kernel = "vector_add", strategy = "coalesced" },
 ]
 [sizes]
@@ -130,6 +130,16 @@ python = "reference.py:reference"
 '''
 
 
+NAIVE_PLAN = """/* kernelscope:plan
+[[launch]]
+kernel = "vector_add"
+grid = ["ceil_div(n, 256 * 64)"]
+block = ["256"]
+args = ["a", "b", "c", "n"]
+*/
+"""
+
+
 def make_problem(root, name="vector_add"):
     """A problem folder like the corpus's, with a strided 'naive' and a coalesced implementation."""
     directory = root / name
@@ -137,6 +147,6 @@ def make_problem(root, name="vector_add"):
     (directory / "spec.toml").write_text(PROBLEM_TOML.replace('"vector_add"', f'"{name}"', 1))
     (directory / "reference.c").write_text("void vector_add(const float *a, const float *b, float *c, int n)\n"
                                            "{ for (int i = 0; i < n; i++) c[i] = a[i] + b[i]; }\n")
-    (directory / "naive.cu").write_text(candidate("shape: strided", fenced=False))
+    (directory / "naive.cu").write_text(NAIVE_PLAN + candidate("shape: strided", fenced=False))
     (directory / "coalesced.cu").write_text(candidate("shape: coalesced", fenced=False))
     return directory

@@ -51,16 +51,36 @@ def test_spec_scratch_binds_its_shape_for_every_size(tmp_path):
     assert large.scratch[0].nbytes == 391 * 4 and large.scratch[0].zero
 
 
-def test_a_launch_can_declare_its_own_scratch_on_top_of_the_specs(tmp_path):
-    text = SPEC + """
+IMPLEMENTATION = SPEC + """
 [[implementations]]
-file = "ref.py"
-launch = { args = ["x", "y", "tile_flags", "counter", "n"], scratch = [{ name = "counter", dtype = "int32", shape = [1], zero = false }] }
+file = "k.cu"
 """
-    spec = load_spec(write(tmp_path, text))
-    launch = spec.concrete_launch("small", spec.implementations[0].launch)
-    assert [s.name for s in launch.scratch] == ["tile_flags", "counter"]
-    assert launch.scratch[1].shape == (1,) and launch.scratch[1].zero is False
+
+
+def _plan_file(tmp_path, scratch_name):
+    (tmp_path / "k.cu").write_text(f"""/* kernelscope:plan
+[[scratch]]
+name = "{scratch_name}"
+dtype = "int32"
+shape = [1]
+zero = false
+
+[[launch]]
+kernel = "scan"
+grid = ["ceil_div(n, 256)"]
+block = ["256"]
+args = ["x", "y", "tile_flags", "{scratch_name}", "n"]
+*/
+extern "C" __global__ void scan(const float *x, float *y, unsigned *flags, int *counter, int n) {{}}
+""")
+
+
+def test_an_implementations_plan_can_declare_its_own_scratch_on_top_of_the_specs(tmp_path):
+    _plan_file(tmp_path, "counter")
+    spec = load_spec(write(tmp_path, IMPLEMENTATION))
+    bound = spec.implementations[0].plan.concrete(spec, "small")
+    assert [s.name for s in bound.scratch] == ["tile_flags", "counter"]
+    assert bound.scratch[1].shape == (1,) and bound.scratch[1].zero is False
     assert [s.name for s in spec.concrete_launch("small").scratch] == ["tile_flags"]
 
 
@@ -89,11 +109,7 @@ def test_bad_scratch_declarations_name_the_problem(tmp_path, change, message):
     assert message in str(error.value)
 
 
-def test_launch_scratch_may_not_shadow_a_spec_name(tmp_path):
-    text = SPEC + """
-[[implementations]]
-file = "ref.py"
-launch = { scratch = [{ name = "y", dtype = "int32", shape = [1] }] }
-"""
-    with pytest.raises(SpecError, match="reuses the name"):
-        load_spec(write(tmp_path, text))
+def test_plan_scratch_may_not_shadow_a_spec_name(tmp_path):
+    _plan_file(tmp_path, "y")
+    with pytest.raises(SpecError, match="'y' is already an input, output, scalar or scratch name"):
+        load_spec(write(tmp_path, IMPLEMENTATION))

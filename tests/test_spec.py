@@ -53,12 +53,62 @@ def test_example_binds_shapes_scalars_and_launch_per_size():
     assert spec.variables("small")["n"] == 4099
 
 
-def test_implementation_launch_overrides_only_the_keys_it_gives():
+def test_an_implementation_is_launched_by_the_plan_its_file_carries():
+    from kernelscope.runner.plan import implementation_plan
+
     spec = load_spec(EXAMPLE)
-    vectorized = spec.implementations[1]
-    launch = spec.concrete_launch("small", vectorized.launch)
-    assert launch.grid == (5, 1, 1)                    # ceil(4099 / 1024)
+    naive, vectorized = spec.implementations
+    assert naive.plan is None and vectorized.plan is not None
+    launch = implementation_plan(spec, vectorized).concrete(spec, "small").launches[0]
+    assert launch.kernel == "vector_add_float4" and launch.grid == (5, 1, 1)   # ceil(4099 / 1024)
     assert launch.block == (256, 1, 1) and launch.args == ("a", "b", "c", "n")
+    default = implementation_plan(spec, naive).concrete(spec, "small").launches[0]
+    assert (default.kernel, default.grid) == ("vector_add", spec.concrete_launch("small").grid)
+
+
+IMPLEMENTATION = MINIMAL + """
+[[implementations]]
+file = "k.cu"
+kernel = "scale"
+"""
+PLAN = """/* kernelscope:plan
+[[launch]]
+kernel = "scale"
+grid = ["ceil_div(count, 128)"]
+block = ["128"]
+args = ["x", "y", "count"]
+*/
+extern "C" __global__ void scale(const float *x, float *y, int count) {}
+"""
+
+
+def test_a_launch_override_in_the_spec_is_an_error_naming_the_plan_format(tmp_path):
+    (tmp_path / "k.cu").write_text(PLAN)
+    text = IMPLEMENTATION.replace('kernel = "scale"\n', 'kernel = "scale"\nlaunch = { block = ["128"] }\n')
+    with pytest.raises(SpecError) as error:
+        load_spec(write(tmp_path, text))
+    message = str(error.value)
+    assert "\n" not in message and "k.cu" in message and "kernelscope:plan" in message and "no longer read" in message
+
+
+def test_an_implementation_plan_is_checked_when_the_spec_loads(tmp_path):
+    (tmp_path / "k.cu").write_text(PLAN.replace('"count"]\n*/', '"count", "nope"]\n*/'))
+    with pytest.raises(SpecError, match=r"implementation k.cu: .*unknown arrays or scalars: nope"):
+        load_spec(write(tmp_path, IMPLEMENTATION))
+    (tmp_path / "k.cu").write_text(PLAN)
+    with pytest.raises(SpecError, match="kernel 'other' is not launched by the file's plan"):
+        load_spec(write(tmp_path, IMPLEMENTATION.replace('kernel = "scale"', 'kernel = "other"')))
+    with pytest.raises(SpecError, match="give 'kernel'"):
+        (tmp_path / "k.cu").write_text(PLAN.split("*/\n")[1])
+        load_spec(write(tmp_path, IMPLEMENTATION.replace('kernel = "scale"\n', '')))
+
+
+def test_an_implementation_needs_no_kernel_name_when_its_plan_names_it(tmp_path):
+    (tmp_path / "k.cu").write_text(PLAN)
+    spec = load_spec(write(tmp_path, IMPLEMENTATION.replace('kernel = "scale"\n', '')))
+    implementation = spec.implementations[0]
+    assert implementation.kernel is None and implementation.plan.kernels == ("scale",)
+    assert implementation.plan.concrete(spec, "small").launches[0].grid == (1, 1, 1)   # ceil(30 / 128)
 
 
 def test_directory_and_file_paths_both_load(tmp_path):

@@ -130,12 +130,12 @@ def main() -> int:
 
     options = EvalOptions(seed=SEED, timeout_s=30.0)
     evaluator = RunnerEvaluator(options)
-    from kernelscope.runner import load_spec
 
-    # launch-plan implementations first, so that the round robin puts them in the batch too
-    plans = [BatchItem(index=0, spec=load_spec(path.parent.parent), source=path.read_text(), label=f"plans/{path.name}")
-             for path in sorted(ROOT.glob("corpus/*/plans/*.cu"))]
-    pool_items = plans + load_items(ROOT / "corpus") + load_items(ROOT / "examples" / "problems" / "vector_add")
+    # launch-plan implementations (corpus/*/plans/) first, so that the round robin puts them in the batch too
+    corpus = load_items(ROOT / "corpus")
+    plans = [i for i in corpus if i.label.startswith("plans/")]
+    pool_items = plans + [i for i in corpus if not i.label.startswith("plans/")] + \
+        load_items(ROOT / "examples" / "problems" / "vector_add")
     started = time.perf_counter()
     with ThreadPoolExecutor(os.cpu_count()) as threads:
         prepared = list(threads.map(evaluator.prepare, pool_items))

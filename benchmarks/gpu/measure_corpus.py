@@ -46,8 +46,9 @@ def compile_all(specs):
     """Every implementation compiled up front, in parallel threads: {(problem, file): CompiledKernel}."""
     from kernelscope.runner.compile import CompileError, compile_many
 
-    requests = [(s, impl) for s in specs for impl in s.implementations]
-    built = compile_many([(s.resolve(impl.file).read_text(), impl.kernel) for s, impl in requests])
+    # a plan of several kernels is compiled by `evaluate` itself (each kernel from the one source)
+    requests = [(s, impl) for s in specs for impl in s.implementations if one_kernel(impl)]
+    built = compile_many([(s.resolve(impl.file).read_text(), one_kernel(impl)) for s, impl in requests])
     compiled = {}
     for (spec, impl), result in zip(requests, built):
         if isinstance(result, CompileError):
@@ -55,6 +56,13 @@ def compile_all(specs):
         else:
             compiled[(spec.name, impl.file)] = result
     return compiled
+
+
+def one_kernel(impl) -> str | None:
+    """The kernel an implementation launches, when it launches one (its plan's, else its own)."""
+    if impl.plan is None:
+        return impl.kernel
+    return impl.plan.kernels[0] if len(impl.plan.kernels) == 1 else None
 
 
 def measure(specs, compiled, repeats, deadline, on_problem, time_it=True):
@@ -71,7 +79,7 @@ def measure(specs, compiled, repeats, deadline, on_problem, time_it=True):
             for impl in spec.implementations:
                 kernel = compiled.get((spec.name, impl.file))
                 source = spec.resolve(impl.file).read_text()
-                result = evaluate(spec, source, impl.kernel, compiled=kernel, launch=impl.launch, pool=pool,
+                result = evaluate(spec, source, impl.kernel, compiled=kernel, pool=pool,
                                   trials=3, repeats=repeats, timeout_s=120, candidate=impl.file, time_it=time_it)
                 rows.extend(_rows(spec, impl, result))
             print(f"{spec.name}: {time.monotonic() - started:.1f} s", flush=True)
@@ -108,9 +116,10 @@ def profile_all(specs, compiled, verified, out_dir: Path, timeout_s: float, chun
             kernel = compiled.get((spec.name, impl.file))
             if kernel is None or (spec.name, impl.file) not in verified:
                 continue
-            jobs.append({"spec_path": str(spec.path), "cubin": kernel.cubin, "lowered_name": kernel.lowered_name,
-                         "sizes": [PROFILED_SIZE], "trials": 1, "repeats": 0, "seed": 4321 + index,
-                         "launch": impl.launch, "time": False})
+            launched = ({"cubin": kernel.cubin, "lowered_name": kernel.lowered_name} if impl.plan is None else
+                        {"plan": impl.plan, "cubins": [kernel.cubin], "symbols": {kernel.kernel: (0, kernel.lowered_name)}})
+            jobs.append({"spec_path": str(spec.path), **launched,
+                         "sizes": [PROFILED_SIZE], "trials": 1, "repeats": 0, "seed": 4321 + index, "time": False})
             keys.append((spec.name, impl.file))
     deadline = time.monotonic() + timeout_s
     counters, raw_logs = {}, []

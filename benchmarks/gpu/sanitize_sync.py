@@ -68,6 +68,7 @@ def seeded_entries() -> list[dict]:
 
 def problem_entries(problems: Path = PROBLEMS) -> list[dict]:
     """Every corpus implementation that synchronizes, at its spec's smallest size."""
+    from kernelscope.runner.plan import single_launch
     from kernelscope.runner.spec import load_spec
 
     entries = []
@@ -81,7 +82,9 @@ def problem_entries(problems: Path = PROBLEMS) -> list[dict]:
             source = spec.resolve(implementation.file)
             if not any(word in source.read_text() for word in SYNC_WORDS):
                 continue
-            launch = spec.concrete_launch(size, implementation.launch)
+            launch = single_launch(spec, implementation, size)   # its file's plan, or [launch]
+            if launch is None:       # one kernel per entry: plans of several kernels are left out
+                continue
             args = []
             for name in launch.args:
                 if name in arrays:
@@ -93,7 +96,7 @@ def problem_entries(problems: Path = PROBLEMS) -> list[dict]:
                     args.append(item)
                 else:
                     args.append({"scalar": scalars[name].dtype, "value": variables[name]})
-            entries.append({"name": f"{spec.name}/{source.stem}", "kernel": implementation.kernel,
+            entries.append({"name": f"{spec.name}/{source.stem}", "kernel": launch.kernel,
                             "file": str(source.relative_to(ROOT)), "block": list(launch.block),
                             "grid": list(launch.grid), "dynamic_smem": launch.dynamic_smem, "args": args,
                             "size": size, "bindings": {k: v for k, v in variables.items()}})

@@ -1,3 +1,10 @@
+/* kernelscope:plan
+[[launch]]
+kernel = "attention_scores"
+grid = ["ceil_div(seq, 64)", "ceil_div(seq, 64)", "batch"]
+block = ["256"]
+args = ["q", "k", "scores", "scale", "seq", "dim"]
+*/
 // 64 x 64 scores per block of 256 threads, 4 x 4 per thread accumulated in registers; q and k
 // tiles are stored transposed in shared memory so the inner loop reads rows.
 #define BM 64

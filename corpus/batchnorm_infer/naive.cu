@@ -1,3 +1,10 @@
+/* kernelscope:plan
+[[launch]]
+kernel = "batchnorm_infer"
+grid = ["ceil_div(n * c * h * w, 256 * 32)"]
+block = ["256"]
+args = ["x", "mean", "var", "weight", "bias", "out", "n", "c", "hw"]
+*/
 // Each thread normalises a contiguous run of 32 elements, recomputing the channel and the
 // per-channel scale for every element; the lanes of a warp are 128 bytes apart.
 extern "C" __global__ void batchnorm_infer(const float *x, const float *mean, const float *var, const float *weight,

@@ -1,3 +1,10 @@
+/* kernelscope:plan
+[[launch]]
+kernel = "black_scholes"
+grid = ["ceil_div(n, 128 * 32)"]
+block = ["128"]
+args = ["spot", "strike", "years", "call", "put", "rate", "volatility", "n"]
+*/
 // Each thread prices a contiguous run of 32 options; lanes of a warp are 128 bytes apart.
 __device__ __forceinline__ float cnd(float d)
 {

@@ -1,3 +1,10 @@
+/* kernelscope:plan
+[[launch]]
+kernel = "black_scholes"
+grid = ["ceil_div(n, 512)"]
+block = ["128"]
+args = ["spot", "strike", "years", "call", "put", "rate", "volatility", "n"]
+*/
 // Four options per thread through float4 loads and stores; the n % 4 leftovers one by one.
 __device__ __forceinline__ float cnd(float d)
 {

@@ -1,3 +1,10 @@
+/* kernelscope:plan
+[[launch]]
+kernel = "col_sum"
+grid = ["cols"]
+block = ["256"]
+args = ["x", "out", "rows", "cols"]
+*/
 // One block per column, as in a row reduction: the threads walk down the column, so each lane
 // reads a different row and every load is a separate 32-byte sector.
 extern "C" __global__ void col_sum(const float *x, float *out, int rows, int cols)

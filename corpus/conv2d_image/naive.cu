@@ -1,3 +1,10 @@
+/* kernelscope:plan
+[[launch]]
+kernel = "conv2d_image"
+grid = ["ceil_div(h, 16)", "ceil_div(w, 16)"]
+block = ["16", "16"]
+args = ["image", "filter", "out", "h", "w"]
+*/
 // The loop nest mapped outside-in (threadIdx.x -> row): neighbouring lanes are a row apart, and
 // all 49 taps and weights come from global memory.
 #define R 3

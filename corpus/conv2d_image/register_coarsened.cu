@@ -1,3 +1,10 @@
+/* kernelscope:plan
+[[launch]]
+kernel = "conv2d_image"
+grid = ["ceil_div(w, 32)", "ceil_div(h, 32)"]
+block = ["32", "8"]
+args = ["image", "filter", "out", "h", "w"]
+*/
 // Each thread computes four outputs in a column (a 32 x 32 tile per 32 x 8 block). The shared tile
 // is read one input row at a time into registers, and each input row feeds up to four outputs.
 #define R 3

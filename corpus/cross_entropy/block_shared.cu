@@ -1,3 +1,10 @@
+/* kernelscope:plan
+[[launch]]
+kernel = "cross_entropy"
+grid = ["batch"]
+block = ["256"]
+args = ["logits", "target", "loss", "batch", "classes"]
+*/
 // One block per sample: coalesced strided passes, maximum and sum combined across the block by
 // tree reductions in shared memory.
 #define NEG_INF __int_as_float(0xff800000)   // -infinity: NVRTC has no <math.h> INFINITY

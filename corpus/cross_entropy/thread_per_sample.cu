@@ -1,3 +1,10 @@
+/* kernelscope:plan
+[[launch]]
+kernel = "cross_entropy"
+grid = ["ceil_div(batch, 128)"]
+block = ["128"]
+args = ["logits", "target", "loss", "batch", "classes"]
+*/
 // One thread per sample: serial passes for the maximum and the sum of exponentials; the lanes of a
 // warp read 32 different rows of logits.
 #define NEG_INF __int_as_float(0xff800000)   // -infinity: NVRTC has no <math.h> INFINITY

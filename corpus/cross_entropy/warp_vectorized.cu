@@ -1,3 +1,10 @@
+/* kernelscope:plan
+[[launch]]
+kernel = "cross_entropy"
+grid = ["ceil_div(batch, 8)"]
+block = ["256"]
+args = ["logits", "target", "loss", "batch", "classes"]
+*/
 // One warp per sample, the row read once with 16-byte loads (when classes % 4 == 0) and kept in
 // registers between the max and sum passes (up to 1024 classes), merged through shuffles.
 #define NEG_INF __int_as_float(0xff800000)   // -infinity: NVRTC has no <math.h> INFINITY

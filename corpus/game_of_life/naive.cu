@@ -1,3 +1,10 @@
+/* kernelscope:plan
+[[launch]]
+kernel = "game_of_life"
+grid = ["ceil_div(ny, 16)", "ceil_div(nx, 16)"]
+block = ["16", "16"]
+args = ["cells", "next", "ny", "nx"]
+*/
 // threadIdx.x walks down the rows, as the outer loop of the serial code: lanes of a warp are a
 // row apart, so none of the nine loads coalesce.
 extern "C" __global__ void game_of_life(const int *cells, int *next, int ny, int nx)

@@ -1,3 +1,10 @@
+/* kernelscope:plan
+[[launch]]
+kernel = "gather"
+grid = ["ceil_div(n, 256 * 64)"]
+block = ["256"]
+args = ["x", "idx", "out", "n"]
+*/
 // Each thread copies a contiguous run of 64 entries; index reads and output writes of a warp are
 // 256 bytes apart.
 extern "C" __global__ void gather(const float *x, const int *idx, float *out, int n)

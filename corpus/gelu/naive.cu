@@ -1,3 +1,10 @@
+/* kernelscope:plan
+[[launch]]
+kernel = "gelu"
+grid = ["ceil_div(n, 256 * 64)"]
+block = ["256"]
+args = ["x", "out", "n"]
+*/
 // Each thread handles a contiguous run of 64 elements; a warp's accesses are 256 bytes apart.
 __device__ __forceinline__ float gelu_tanh(float v)
 {

@@ -1,3 +1,10 @@
+/* kernelscope:plan
+[[launch]]
+kernel = "gelu"
+grid = ["ceil_div(n, 1024)"]
+block = ["256"]
+args = ["x", "out", "n"]
+*/
 // Four elements per thread with 16-byte loads and stores; the n % 4 leftovers one at a time.
 __device__ __forceinline__ float gelu_tanh(float v)
 {

@@ -1,3 +1,10 @@
+/* kernelscope:plan
+[[launch]]
+kernel = "global_avgpool"
+grid = ["n * c"]
+block = ["256"]
+args = ["x", "out", "planes", "hw"]
+*/
 // One block per plane: coalesced strided reads and a tree reduction in shared memory.
 extern "C" __global__ void global_avgpool(const float *x, float *out, int planes, int hw)
 {

@@ -1,3 +1,10 @@
+/* kernelscope:plan
+[[launch]]
+kernel = "global_avgpool"
+grid = ["ceil_div(n * c, 128)"]
+block = ["128"]
+args = ["x", "out", "planes", "hw"]
+*/
 // One thread averages a whole h x w plane; the lanes of a warp read 32 different planes.
 extern "C" __global__ void global_avgpool(const float *x, float *out, int planes, int hw)
 {

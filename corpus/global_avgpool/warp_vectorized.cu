@@ -1,3 +1,10 @@
+/* kernelscope:plan
+[[launch]]
+kernel = "global_avgpool"
+grid = ["ceil_div(n * c, 8)"]
+block = ["256"]
+args = ["x", "out", "planes", "hw"]
+*/
 // One warp per plane with 16-byte loads when planes are 16-byte aligned (hw % 4 == 0), lanes
 // combined with shuffles.
 extern "C" __global__ void global_avgpool(const float *__restrict__ x, float *__restrict__ out, int planes, int hw)

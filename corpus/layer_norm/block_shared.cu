@@ -1,3 +1,10 @@
+/* kernelscope:plan
+[[launch]]
+kernel = "layer_norm"
+grid = ["rows"]
+block = ["256"]
+args = ["x", "weight", "bias", "out", "rows", "cols"]
+*/
 // One block per row: coalesced strided passes, the mean and the variance each summed across the
 // block by a tree reduction in shared memory.
 __device__ float block_sum(float v, float *scratch)

@@ -1,3 +1,10 @@
+/* kernelscope:plan
+[[launch]]
+kernel = "layer_norm"
+grid = ["ceil_div(rows, 128)"]
+block = ["128"]
+args = ["x", "weight", "bias", "out", "rows", "cols"]
+*/
 // One thread per row: serial passes for the mean, the variance and the output; the lanes of a warp
 // read 32 different rows.
 extern "C" __global__ void layer_norm(const float *x, const float *weight, const float *bias, float *out,

@@ -1,3 +1,10 @@
+/* kernelscope:plan
+[[launch]]
+kernel = "layer_norm"
+grid = ["ceil_div(rows, 8)"]
+block = ["256"]
+args = ["x", "weight", "bias", "out", "rows", "cols"]
+*/
 // One warp per row: the row is read coalesced, sums are combined with butterfly shuffles, and the
 // two statistics need no shared memory or block barriers.
 __device__ __forceinline__ float warp_sum(float v)

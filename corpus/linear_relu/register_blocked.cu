@@ -1,3 +1,10 @@
+/* kernelscope:plan
+[[launch]]
+kernel = "linear_relu"
+grid = ["ceil_div(fout, 64)", "ceil_div(batch, 64)"]
+block = ["256"]
+args = ["x", "weight", "bias", "out", "batch", "fin", "fout"]
+*/
 // 64 x 64 outputs per block of 256 threads, 4 x 4 per thread in registers, with x and weight tiles
 // stored transposed in shared memory; bias and ReLU fused into the store.
 #define BM 64

@@ -1,3 +1,10 @@
+/* kernelscope:plan
+[[launch]]
+kernel = "logsumexp"
+grid = ["rows"]
+block = ["256"]
+args = ["x", "out", "rows", "cols"]
+*/
 // One block per row: coalesced strided passes, the maximum and the sum each combined across the
 // block by a tree reduction in shared memory.
 #define NEG_INF __int_as_float(0xff800000)   // -infinity: NVRTC has no <math.h> INFINITY

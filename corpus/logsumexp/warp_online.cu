@@ -1,3 +1,10 @@
+/* kernelscope:plan
+[[launch]]
+kernel = "logsumexp"
+grid = ["ceil_div(rows, 8)"]
+block = ["256"]
+args = ["x", "out", "rows", "cols"]
+*/
 // One warp per row and a single read pass: each lane keeps a running maximum and a sum rescaled
 // whenever the maximum grows; the (max, sum) pairs are merged through shuffles.
 #define NEG_INF __int_as_float(0xff800000)   // -infinity: NVRTC has no <math.h> INFINITY

@@ -1,3 +1,10 @@
+/* kernelscope:plan
+[[launch]]
+kernel = "matvec"
+grid = ["ceil_div(rows, 256)"]
+block = ["256"]
+args = ["a", "x", "y", "rows", "cols"]
+*/
 // One thread per row: the lanes of a warp read 32 different rows of A at the same column.
 extern "C" __global__ void matvec(const float *a, const float *x, float *y, int rows, int cols)
 {

@@ -1,3 +1,10 @@
+/* kernelscope:plan
+[[launch]]
+kernel = "maxpool2d"
+grid = ["ceil_div(n * c * (h // 2) * (w // 2), 256)"]
+block = ["256"]
+args = ["x", "out", "planes", "h", "w"]
+*/
 // One thread per output in row-major order: a warp reads two 256-byte input row segments and
 // writes 128 contiguous bytes.
 extern "C" __global__ void maxpool2d(const float *x, float *out, int planes, int h, int w)

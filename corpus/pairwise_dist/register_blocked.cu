@@ -1,3 +1,10 @@
+/* kernelscope:plan
+[[launch]]
+kernel = "pairwise_dist"
+grid = ["ceil_div(n, 64)", "ceil_div(m, 64)"]
+block = ["256"]
+args = ["p", "q", "out", "m", "n", "d"]
+*/
 // 64 x 64 pairs per block, 4 x 4 pairs per thread in registers; every coordinate read from shared
 // memory serves four pairs. Out-of-range coordinates are zero on both sides, adding nothing.
 #define BM 64

@@ -1,3 +1,10 @@
+/* kernelscope:plan
+[[launch]]
+kernel = "polynomial"
+grid = ["ceil_div(n, 1024)"]
+block = ["256"]
+args = ["x", "coeffs", "y", "n"]
+*/
 // Four points per thread through a float4 load; the coefficients live in registers and the four
 // Horner chains run interleaved, which hides the fma latency.
 #define DEGREE 16

@@ -1,3 +1,10 @@
+/* kernelscope:plan
+[[launch]]
+kernel = "rms_norm"
+grid = ["rows"]
+block = ["256"]
+args = ["x", "weight", "out", "rows", "cols"]
+*/
 // One block per row: a coalesced strided pass, a shared-memory tree for the sum of squares, then
 // a coalesced output pass.
 extern "C" __global__ void rms_norm(const float *x, const float *weight, float *out, int rows, int cols)

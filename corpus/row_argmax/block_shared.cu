@@ -1,3 +1,10 @@
+/* kernelscope:plan
+[[launch]]
+kernel = "row_argmax"
+grid = ["rows"]
+block = ["256"]
+args = ["x", "out", "rows", "cols"]
+*/
 // One block per row: coalesced strided scan, then a shared-memory tree over (value, index) pairs.
 // Ties keep the smaller index, so the answer is the first maximum like the serial loop.
 #define NEG_INF __int_as_float(0xff800000)   // -infinity: NVRTC has no <math.h> INFINITY

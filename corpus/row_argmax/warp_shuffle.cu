@@ -1,3 +1,10 @@
+/* kernelscope:plan
+[[launch]]
+kernel = "row_argmax"
+grid = ["ceil_div(rows, 8)"]
+block = ["256"]
+args = ["x", "out", "rows", "cols"]
+*/
 // One warp per row: coalesced scan, then the (value, index) pairs meet through register shuffles.
 #define NEG_INF __int_as_float(0xff800000)   // -infinity: NVRTC has no <math.h> INFINITY
 

@@ -1,3 +1,10 @@
+/* kernelscope:plan
+[[launch]]
+kernel = "row_scan"
+grid = ["ceil_div(rows, 128)"]
+block = ["128"]
+args = ["x", "out", "rows", "cols"]
+*/
 // One thread scans a whole row serially; lanes of a warp work on 32 rows far apart in memory.
 extern "C" __global__ void row_scan(const int *x, int *out, int rows, int cols)
 {

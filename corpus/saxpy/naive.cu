@@ -1,3 +1,10 @@
+/* kernelscope:plan
+[[launch]]
+kernel = "saxpy"
+grid = ["ceil_div(n, 256 * 64)"]
+block = ["256"]
+args = ["x", "y", "out", "alpha", "n"]
+*/
 // Each thread takes a contiguous run of 64 elements, the way the serial loop would be cut up;
 // a warp's loads are 256 bytes apart, so nothing coalesces.
 extern "C" __global__ void saxpy(const float *x, const float *y, float *out, float alpha, int n)

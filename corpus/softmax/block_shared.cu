@@ -1,3 +1,10 @@
+/* kernelscope:plan
+[[launch]]
+kernel = "softmax"
+grid = ["rows"]
+block = ["256"]
+args = ["x", "out", "rows", "cols"]
+*/
 // One block per row: coalesced strided passes, with the row maximum and the sum of exponentials
 // combined across the block by tree reductions in shared memory.
 #define NEG_INF __int_as_float(0xff800000)   // -infinity: NVRTC has no <math.h> INFINITY

@@ -1,3 +1,10 @@
+/* kernelscope:plan
+[[launch]]
+kernel = "softmax"
+grid = ["ceil_div(rows, 128)"]
+block = ["128"]
+args = ["x", "out", "rows", "cols"]
+*/
 // One thread per row making three serial passes (max, sum of exponentials, normalise); the lanes
 // of a warp read 32 different rows.
 #define NEG_INF __int_as_float(0xff800000)   // -infinity: NVRTC has no <math.h> INFINITY

@@ -1,3 +1,10 @@
+/* kernelscope:plan
+[[launch]]
+kernel = "softmax"
+grid = ["ceil_div(rows, 8)"]
+block = ["256"]
+args = ["x", "out", "rows", "cols"]
+*/
 // One warp per row. A single read pass keeps a running maximum and a sum rescaled whenever the
 // maximum grows (online softmax); lanes merge their (max, sum) pairs through shuffles, and a
 // second pass writes the normalised values.

@@ -1,3 +1,10 @@
+/* kernelscope:plan
+[[launch]]
+kernel = "spmv_ell"
+grid = ["ceil_div(rows, 32)"]
+block = ["256"]
+args = ["vals", "col", "x", "y", "rows", "nnz"]
+*/
 // Eight lanes per row (four rows per warp) keep more lanes busy on short rows; the randomly
 // indexed vector is read through the read-only data cache.
 extern "C" __global__ void spmv_ell(const float *__restrict__ vals, const int *__restrict__ col,

@@ -1,3 +1,10 @@
+/* kernelscope:plan
+[[launch]]
+kernel = "stencil_1d"
+grid = ["ceil_div(n, 256 * 32)"]
+block = ["256"]
+args = ["x", "w", "out", "n"]
+*/
 // Each thread computes a contiguous run of 32 outputs straight from global memory; the lanes of a
 // warp are 128 bytes apart, so their loads never share a request.
 #define RADIUS 4

@@ -1,3 +1,10 @@
+/* kernelscope:plan
+[[launch]]
+kernel = "stream_compact"
+grid = ["ceil_div(rows, 128)"]
+block = ["128"]
+args = ["x", "out", "count", "rows", "cols"]
+*/
 // One thread compacts a whole row serially; the lanes of a warp touch 32 different rows.
 extern "C" __global__ void stream_compact(const float *x, float *out, int *count, int rows, int cols)
 {

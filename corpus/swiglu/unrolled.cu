@@ -1,3 +1,10 @@
+/* kernelscope:plan
+[[launch]]
+kernel = "swiglu"
+grid = ["min(ceil_div(n, 256 * 4), 132 * 8)"]
+block = ["256"]
+args = ["gate", "up", "out", "n"]
+*/
 // A grid-stride loop over a fixed grid, unrolled four times so each thread has four independent
 // loads in flight.
 __device__ __forceinline__ float silu(float v)

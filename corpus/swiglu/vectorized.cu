@@ -1,3 +1,10 @@
+/* kernelscope:plan
+[[launch]]
+kernel = "swiglu"
+grid = ["ceil_div(n, 1024)"]
+block = ["256"]
+args = ["gate", "up", "out", "n"]
+*/
 // Four elements per thread with 16-byte loads and stores; the n % 4 leftovers one at a time.
 __device__ __forceinline__ float silu(float v)
 {

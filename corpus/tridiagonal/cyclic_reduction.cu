@@ -1,3 +1,11 @@
+/* kernelscope:plan
+[[launch]]
+kernel = "tridiagonal"
+grid = ["batch"]
+block = ["n"]
+dynamic_smem = "4 * 4 * n"
+args = ["lower", "diag", "upper", "rhs", "x", "batch", "n"]
+*/
 // Parallel cyclic reduction: one block per system, one thread per equation. Each step every
 // equation eliminates its neighbours at distance `stride` (which doubles), holding its own four
 // coefficients in registers and publishing them through shared memory; after about log2(n) steps

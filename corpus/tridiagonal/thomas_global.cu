@@ -1,3 +1,10 @@
+/* kernelscope:plan
+[[launch]]
+kernel = "tridiagonal"
+grid = ["ceil_div(batch, 128)"]
+block = ["128"]
+args = ["lower", "diag", "upper", "rhs", "x", "batch", "n"]
+*/
 // One thread per system running the Thomas algorithm straight on the row-major arrays: the lanes
 // of a warp read rows n floats apart, so every load is its own sector. The modified right-hand
 // side is kept in x and the modified upper diagonal in a per-thread scratch array (n <= 256).

@@ -1,3 +1,10 @@
+/* kernelscope:plan
+[[launch]]
+kernel = "vector_add"
+grid = ["ceil_div(n, 1024)"]
+block = ["256"]
+args = ["a", "b", "c", "n"]
+*/
 // Four elements per thread through 16-byte loads; the last n % 4 elements are done one by one.
 extern "C" __global__ void vector_add(const float *a, const float *b, float *c, int n)
 {

@@ -55,14 +55,13 @@ class RunnerEvaluator:
         from kernelscope.runner.results import RunResult
         from kernelscope.runner.source_policy import PolicyError, check_source
 
-        from kernelscope.runner.plan import carries_plan
-
-        if carries_plan(item.source):
-            return Prepared(item)   # a launch plan's kernels are compiled by `evaluate` on the GPU node
+        kernel = _kernel_to_compile(item)
+        if kernel is None:
+            return Prepared(item)   # a plan of several kernels is compiled by `evaluate` on the GPU node
         started = time.perf_counter()
         try:
             check_source(item.source, self.options.allow, backend=self.options.backend)
-            compiled = compile_bounded(item.source, item.kernel, arch=self.options.arch, backend=self.options.backend,
+            compiled = compile_bounded(item.source, kernel, arch=self.options.arch, backend=self.options.backend,
                                        timeout_s=self.options.compile_timeout_s)
         except (PolicyError, CompileError) as exc:
             # the same record `evaluate` writes when it meets these errors itself
@@ -114,3 +113,18 @@ class RunnerSession:
 
     def close(self) -> None:
         self.pool.close()
+
+
+def _kernel_to_compile(item: BatchItem) -> str | None:
+    """The one kernel the CPU half compiles: the item's, or the kernel of its launch plan when the plan
+    launches only that one (a corpus implementation's relaunch); None for a plan of several kernels,
+    or one that does not parse (`evaluate` reports it)."""
+    from kernelscope.runner.plan import PlanError, carries_plan, plan_from_source
+
+    if not carries_plan(item.source):
+        return item.kernel
+    try:
+        plan = plan_from_source(item.source, item.spec)
+    except PlanError:
+        return None
+    return plan.kernels[0] if len(plan.kernels) == 1 else None

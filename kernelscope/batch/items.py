@@ -50,7 +50,7 @@ def _from_problems(path: Path) -> list[BatchItem]:
         for impl in spec.implementations:
             label = impl.file if not impl.kernel else f"{impl.file}:{impl.kernel}"
             items.append(BatchItem(index=len(items), spec=spec, source=_read(spec.resolve(impl.file)),
-                                   kernel=impl.kernel, label=label, launch=impl.launch))
+                                   kernel=impl.kernel, label=label))
     if not items:
         raise InputError(f"{path}: the problems list no [[implementations]]")
     return items

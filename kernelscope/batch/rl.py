@@ -31,11 +31,8 @@ class BatchRunMany:
         from kernelscope.rl.reward import HarnessError
         from kernelscope.runner import load_spec
 
-        spec = load_spec(task.spec_path)
-        launch = None
-        if getattr(task, "implementation", None):   # a known implementation runs with its own launch
-            launch = next(i.launch for i in spec.implementations if i.file == task.implementation)
-        items = [BatchItem(index=i, spec=spec, source=code, kernel=kernel, launch=launch)
+        spec = load_spec(task.spec_path)   # a known implementation's launch is the plan its source carries
+        items = [BatchItem(index=i, spec=spec, source=code, kernel=kernel)
                  for i, (code, kernel) in enumerate(candidates)]
         check_sizes(items, self.options.sizes)
         outcomes = sorted(self._started().run(items), key=lambda o: o.index)

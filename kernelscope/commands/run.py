@@ -23,7 +23,7 @@ def _candidates(spec, items):
     if not spec.implementations:
         raise UsageError(f"{spec.name} lists no [[implementations]]; pass --candidate FILE[:KERNEL]")
     return [(impl.file if not impl.kernel else f"{impl.file}:{impl.kernel}", _read(spec.resolve(impl.file)),
-             impl.kernel, impl.launch, str(spec.resolve(impl.file))) for impl in spec.implementations]
+             impl.kernel, None, str(spec.resolve(impl.file))) for impl in spec.implementations]
 
 
 def _split_candidate(item: str):

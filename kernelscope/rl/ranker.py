@@ -219,7 +219,7 @@ def reference_ranker_fn(path=None, *, ranker: PairwiseRanker | None = None, anal
             from kernelscope.rl.structure import pick_kernel
 
             vectors = []
-            for implementation in task.implementations:
+            for implementation in task.single_kernel_implementations:
                 analysis = analyze_fn(task.implementation_source(implementation["file"]),
                                       block=task.implementation_block(implementation), bindings=task.bindings())
                 kernel = pick_kernel(analysis, implementation.get("kernel"))

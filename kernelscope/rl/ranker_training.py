@@ -32,7 +32,7 @@ def corpus_features(tasks: dict, analyze_fn: Callable | None = None):
         from kernelscope.rl.reward import default_analyze as analyze_fn
     rows = []
     for task in tasks.values():
-        for implementation in task.implementations:
+        for implementation in task.single_kernel_implementations:   # features describe one kernel
             source = task.implementation_source(implementation["file"])
             for size in task.sizes:
                 try:

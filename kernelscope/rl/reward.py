@@ -215,9 +215,7 @@ def default_run_many(task, candidates, **options):
     from kernelscope.runner import load_spec
     from kernelscope.runner.evaluation import evaluate_many
 
-    spec = load_spec(task.spec_path)
-    if task.implementation:  # a known implementation runs with its own launch, not the problem's
-        options.setdefault("launch", next(i.launch for i in spec.implementations if i.file == task.implementation))
+    spec = load_spec(task.spec_path)   # a known implementation's launch is the plan its source carries
     results = evaluate_many(spec, candidates, **options)
     for result in results:
         if "harness_error" in result.flags:
@@ -366,22 +364,31 @@ class UnifiedReward:
         except InputError as exc:       # a launch plan that does not parse is the candidate's build error
             return self._fail("compile_error", self.config.compile_error, extraction=extraction,
                               errors=[{"line": 1, "column": 1, "message": str(exc)}])
-        if launches:
+        if len(launches) > 1:
             return self._static_plan(extraction, task, launches)
-        analysis = self.analyze_fn(code, block=task.block if task else None,
+        # one launch: the problem's [launch], or a plan of one launch (another grid and block for the
+        # one kernel: what corpus implementations carry), scored alike with that launch's shape
+        one = launches[0] if launches else None
+        if one is not None and hasattr(task, "launched_as"):
+            task = task.launched_as(one.block, one.grid)
+        analysis = self.analyze_fn(code, block=one.block if one else (task.block if task else None),
                                    bindings=task.bindings() if task else None)
-        wanted = getattr(task, "kernel", None)
+        wanted = one.kernel if one else getattr(task, "kernel", None)
         kernel = pick_kernel(analysis, wanted)
         details = {"extraction": extraction, "analysis": kernel, "errors": analysis.get("errors", []),
                    "diagnostics": analysis.get("diagnostics", [])}
+        if one is not None:
+            details["launches"] = [{"kernel": one.kernel, "grid": one.grid, "block": one.block, "threads": one.threads}]
         # The front end recovers from errors it meets (and reports constructs it skips), so a file with
         # errors may still yield the kernel; only a file without one fails the static gate. The compiler
         # is the judge of syntax in full mode.
         if kernel is None:
             return self._fail("syntax_error", self.config.compile_error, **details)
         full_precision = not task or not any(d.startswith(("float16", "bfloat16")) for d in task.dtypes)
+        # a plan passes arguments by name: accesses renamed to the arguments passed (as for several launches)
+        accessed = {"accesses": _as_arguments(kernel, one)} if one is not None else kernel
         hacks = {**source_hacks(code, full_precision=full_precision),
-                 **structural_hacks(kernel, task.arguments if task else ())}
+                 **structural_hacks(accessed, task.arguments if task else ())}
         if hacks:  # no need to run what is already rejected
             return self._fail("hack", self.config.hack, hacks=hacks, **details)
         name = wanted if wanted in extraction.kernels else None

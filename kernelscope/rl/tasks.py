@@ -44,7 +44,8 @@ class Task:
     block: tuple                   # launch block at the largest size
     grid_text: tuple               # grid expressions as written (shown in prompts)
     sizes: dict = field(default_factory=dict)
-    implementations: tuple = ()    # ({"file", "kernel", "strategy"}, ...)
+    # ({"file", "kernel", "strategy", "plan_launches", "launch"}, ...): see _implementation
+    implementations: tuple = ()
     launch: dict = field(default_factory=dict)  # the problem's [launch] table as written
     implementation: str | None = None  # set by for_implementation: whose launch this task uses
 
@@ -67,6 +68,12 @@ class Task:
                 except (KeyError, ValueError, SyntaxError):
                     continue
         return bound
+
+    @property
+    def single_kernel_implementations(self) -> tuple:
+        """The implementations launched as one kernel: what per-kernel features and yardsticks describe
+        (a plan of several launches splits the work between kernels)."""
+        return tuple(i for i in self.implementations if len(i.get("plan_launches", ())) <= 1)
 
     def implementation_block(self, implementation: dict) -> tuple:
         """The block an implementation is launched with (its own override, else the problem's)."""
@@ -95,6 +102,13 @@ class Task:
         launch = {**self.launch, **implementation.get("launch", {})}
         return replace(self, launch=launch, block=self.implementation_block(implementation),
                        grid_text=tuple(str(e) for e in launch.get("grid", ())), implementation=implementation["file"])
+
+    def launched_as(self, block: tuple, grid: tuple) -> "Task":
+        """This task launched with a concrete block and grid (a candidate's one-launch plan, bound at
+        the largest size): what threads() and the work yardstick then count."""
+        launch = {**self.launch, "block": [str(d) for d in block], "grid": [str(d) for d in grid]}
+        return replace(self, launch=launch, block=tuple(block) + (1,) * (3 - len(block)),
+                       grid_text=tuple(launch["grid"]))
 
     def implementation_source(self, file: str) -> str:
         return (self.directory / file).read_text()
@@ -127,7 +141,7 @@ def load_task(directory: str | Path) -> Task:
                                           value=str(entry.get("value", entry["name"])))
     order = launch.get("args") or list(by_name)
     arguments = tuple(by_name[name] for name in order if name in by_name)
-    implementations = tuple(spec.get("implementations", []))
+    implementations = tuple(_implementation(directory, entry) for entry in spec.get("implementations", []))
     sizes = spec.get("sizes", {})
     largest = max(sizes.values(), key=_size_weight) if sizes else {}
     block = tuple(int(size_value(e, largest)) for e in launch.get("block", ["256"]))
@@ -139,6 +153,27 @@ def load_task(directory: str | Path) -> Task:
                 arguments=arguments, block=block + (1,) * (3 - len(block)),
                 grid_text=tuple(str(e) for e in launch.get("grid", ())), sizes=sizes,
                 implementations=implementations, launch=launch)
+
+
+def _implementation(directory: Path, entry: dict) -> dict:
+    """An [[implementations]] entry with its launch as its file's plan gives it (the runner's loader
+    validates the plan; here it is only read): `plan_launches`, the plan's [[launch]] tables ([]
+    without a plan), and for a plan of one launch its `kernel` and a `launch` table (block, grid,
+    dynamic_smem) that takes the place of the problem's [launch]."""
+    from kernelscope.errors import InputError
+    from kernelscope.runner.plan import plan_text
+
+    if "launch" in entry:    # the runner's loader refuses these too: one format, the plan in the file
+        raise InputError(f"{directory / 'spec.toml'}: implementation {entry.get('file')}: launch overrides in the "
+                         "spec are no longer read; put the launch in the file as a /* kernelscope:plan */ comment")
+    entry = dict(entry)
+    text = plan_text((directory / entry["file"]).read_text())
+    launches = list(tomllib.loads(text).get("launch", [])) if text else []
+    entry["plan_launches"] = launches
+    if len(launches) == 1:
+        entry.setdefault("kernel", launches[0].get("kernel"))
+        entry["launch"] = {k: launches[0][k] for k in ("block", "grid", "dynamic_smem") if k in launches[0]}
+    return entry
 
 
 @lru_cache(maxsize=4)

@@ -81,7 +81,7 @@ class WorkCap:
         except (OSError, ValueError, KeyError):
             base = task
         totals = []
-        for implementation in base.implementations:
+        for implementation in base.single_kernel_implementations:
             try:
                 source = base.implementation_source(implementation["file"])
                 analysis = self.analyze_fn(source, block=base.implementation_block(implementation),

@@ -40,10 +40,11 @@ def evaluate(spec, source: str, kernel: str | None = None, *, sizes=None, trials
              compile_timeout_s: float = COMPILE_TIMEOUT_S) -> RunResult:
     """Compile, verify on fresh random inputs and time `kernel` from `source` against `spec`.
 
-    `launch` overrides the spec's [launch] (a LaunchSpec, as in [[implementations]]); a source that
+    `launch` overrides the spec's [launch] (a LaunchSpec: an API caller's or batch item's); a source that
     carries a launch plan (docs/spec-format.md) is launched by its plan instead, each of its kernels
     compiled from the one source; `allow` names the escapes the candidate may use; `compiled` skips
-    compilation with a CompiledKernel from `compile_kernel`/`compile_many`. Compilation runs in the
+    compilation with a CompiledKernel from `compile_kernel`/`compile_many` (for a plan source, the
+    plan must launch that one kernel). Compilation runs in the
     worker and fails as `compile_error` after `compile_timeout_s`.
     """
     started = time.perf_counter()
@@ -72,7 +73,12 @@ def evaluate(spec, source: str, kernel: str | None = None, *, sizes=None, trials
             return _done(result, started)
         job.update(source=source, kernel=kernel, arch=arch, backend=backend, compile_timeout_s=compile_timeout_s)
     else:
-        job.update(cubin=compiled.cubin, lowered_name=compiled.lowered_name)
+        try:
+            job.update(_compiled_job(spec, source, compiled, launch))
+        except PlanError as exc:
+            result.flags.append("compile_error")
+            result.error = result.compile_log = str(exc)
+            return _done(result, started)
         _record_compile(result, {"kernel": compiled.kernel, "log": compiled.log, "seconds": compiled.seconds,
                                  "cached": compiled.cached})
     with nvtx.annotate("kernelscope:worker", color="blue"):
@@ -94,6 +100,21 @@ def evaluate(spec, source: str, kernel: str | None = None, *, sizes=None, trials
         result.flags.append("harness_error")
         result.error = reply.get("message")
     return _done(result, started)
+
+
+def _compiled_job(spec, source: str, compiled, launch) -> dict:
+    """The job fields of a kernel compiled by the caller: launched by the source's plan when it carries
+    one (a plan of that one kernel: corpus implementations keep their launch in their file), else by
+    [launch] (and `launch`)."""
+    if not carries_plan(source):
+        return {"cubin": compiled.cubin, "lowered_name": compiled.lowered_name}
+    if launch is not None:
+        raise PlanError("the source carries a launch plan and a launch override was given too; use one")
+    plan = plan_from_source(source, spec)
+    if plan.kernels != (compiled.kernel,):
+        raise PlanError(f"the source's plan launches {', '.join(plan.kernels)}; the compiled kernel is "
+                        f"{compiled.kernel} alone (compile each kernel: leave `compiled` out)")
+    return {"plan": plan, "cubins": [compiled.cubin], "symbols": {compiled.kernel: (0, compiled.lowered_name)}}
 
 
 def _record_compile(result: RunResult, compiled: dict) -> None:

@@ -21,8 +21,9 @@ a comment block of its source,
 that names one or more launches in order (kernel, grid, block, dynamic shared memory, arguments by
 name), scratch buffers that live across those launches, and derived integer scalars. Every number is
 an expression of the spec's safe language (runner/expr.py) over the problem's sizes and scalars; the
-format is in docs/spec-format.md. A candidate without a plan is launched with the problem's [launch]
-(or an implementation's override of it), which is the one-launch plan `default_plan` builds.
+format is in docs/spec-format.md. A candidate without a plan is launched with the problem's [launch],
+which is the one-launch plan `default_plan` builds. Corpus implementations are candidates too: their
+launch is the plan their file carries, never an override in spec.toml.
 
 This module only parses, validates and binds plans to sizes; it needs no GPU.
 """
@@ -237,7 +238,8 @@ def parse_plan(table: dict, spec: ProblemSpec, *, kernels=None, origin: str = "c
 
 def default_plan(spec: ProblemSpec, kernel: str, launch: LaunchSpec | None = None,
                  origin: str = "problem") -> LaunchPlan:
-    """The one-launch plan of the problem's [launch], with an implementation's override on top."""
+    """The one-launch plan of the problem's [launch], with `launch` (an API caller's or a batch item's
+    override, runner.evaluate's `launch`) on top."""
     merged = _merge_launch(spec.launch, launch)
     scratch = tuple(spec.scratch) + tuple(merged.scratch or ())
     return LaunchPlan((PlannedLaunch(kernel, tuple(merged.grid), tuple(merged.block), merged.dynamic_smem or 0,
@@ -258,18 +260,108 @@ def candidate_plan(spec: ProblemSpec, source: str, kernel: str | None, *, launch
 
 
 def implementation_plan(spec: ProblemSpec, implementation, source: str | None = None) -> LaunchPlan:
-    """A corpus implementation's plan: the one in its file, or its [[implementations]] launch override
-    read as a one-launch plan (the same thing written in the spec)."""
-    source = spec.resolve(implementation.file).read_text() if source is None else source
-    carried = plan_from_source(source, spec)
-    if carried is not None:
-        if implementation.launch is not None:
-            raise PlanError(f"{spec.name}: {implementation.file} carries a plan and the spec overrides its "
-                            "launch too; keep one")
-        return replace_origin(carried, "implementation")
+    """A corpus implementation's plan: the one its file carries (read when the spec loaded, or from
+    `source`), else the problem's [launch] for its kernel, as for any candidate."""
+    if source is not None:
+        carried = plan_from_source(source, spec)
+        if carried is not None:
+            return replace_origin(carried, "implementation")
+    elif implementation.plan is not None:
+        return implementation.plan
     if implementation.kernel is None:
         raise PlanError(f"{spec.name}: {implementation.file}: name the kernel or give the file a plan")
-    return default_plan(spec, implementation.kernel, implementation.launch, origin="implementation")
+    return default_plan(spec, implementation.kernel, origin="implementation")
+
+
+def single_launch(spec: ProblemSpec, implementation, size: str) -> ConcreteLaunch | None:
+    """The one launch of an implementation bound at `size`; None when its plan launches several
+    kernels (per-kernel tables, such as the analysis-vs-ncu ones, describe one launch)."""
+    plan = implementation_plan(spec, implementation)
+    if len(plan.launches) != 1:
+        return None
+    return plan.concrete(spec, size).launches[0]
+
+
+@dataclass(frozen=True)
+class LaunchShape:
+    """One launch of a plan read without a problem spec (kernelscope analyze): each of grid, block
+    and dynamic shared memory is resolved, or None with the size names it would need in `missing`."""
+    number: int               # 1-based position in the plan
+    kernel: str
+    grid: tuple | None        # 3 ints
+    block: tuple | None
+    dynamic_smem: int | None
+    missing: dict             # "grid" | "block" | "dynamic_smem" -> names not given
+
+    @property
+    def resolved(self) -> bool:
+        return not self.missing
+
+
+def plan_line(source: str) -> int:
+    """The 1-based line the plan comment starts on (for messages about it)."""
+    match = _MENTION.search(source)
+    return source.count("\n", 0, match.start()) + 1 if match else 1
+
+
+def launch_shapes(source: str, names: dict) -> list[LaunchShape]:
+    """The launches of the plan `source` carries, with what the integer `names` (kernelscope analyze's
+    --arg values) resolve of each; [] without a plan. Only the plan's structure is checked: without
+    the problem's spec its argument names cannot be. A malformed plan raises PlanError."""
+    text = plan_text(source)
+    if text is None:
+        return []
+    try:
+        table = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise PlanError(f"launch plan: invalid TOML: {exc}") from None
+    where = "launch plan"
+    _known(table, {"launch", "scratch", "scalars"}, where)
+    names = dict(names)
+    needs = {}                    # plan scalar that did not resolve -> the names it needs
+    for index, item in enumerate(_tables(table, "scalars", where)):
+        _known(item, {"name", "dtype", "value"}, f"{where}: [[scalars]] #{index + 1}")
+        value, missing = _resolve(item.get("value"), names, needs, f"{where}: [[scalars]] #{index + 1}")
+        if value is None:
+            needs[item.get("name")] = missing
+        else:
+            names[item.get("name")] = value
+    items = _tables(table, "launch", where)
+    if not items:
+        raise PlanError(f"{where}: at least one [[launch]] is required")
+    shapes = []
+    for number, item in enumerate(items, 1):
+        here = f"{where}: [[launch]] #{number}"
+        _known(item, {"kernel", "grid", "block", "dynamic_smem", "args"}, here)
+        kernel = item.get("kernel")
+        if not isinstance(kernel, str) or not kernel.isidentifier():
+            raise PlanError(f"{here}: 'kernel' must name a __global__ function, got {kernel!r}")
+        resolved, missing = {}, {}
+        for key in ("grid", "block"):
+            dims = _dims(item.get(key), f"{here} {key}", None)
+            values = [_resolve(d, names, needs, f"{here} {key}") for d in dims]
+            lacking = sorted({n for _, m in values for n in m})
+            if lacking:
+                missing[key] = tuple(lacking)
+            resolved[key] = None if lacking else tuple([v for v, _ in values] + [1] * (3 - len(values)))
+        smem, lacking = _resolve(item.get("dynamic_smem", 0), names, needs, f"{here} dynamic_smem")
+        if lacking:
+            missing["dynamic_smem"] = tuple(lacking)
+        shapes.append(LaunchShape(number, kernel, resolved["grid"], resolved["block"], smem, missing))
+    return shapes
+
+
+def _resolve(text, names: dict, needs: dict, where: str):
+    """(int value, ()) of an expression, or (None, the size names it needs that are not given)."""
+    if isinstance(text, bool) or not isinstance(text, (str, int)):
+        raise PlanError(f"{where}: expected an integer or an expression string, got {text!r}")
+    try:
+        unknown = expr.names_in(text) - set(names)
+        if not unknown:
+            return expr.evaluate_int(text, names), ()
+    except expr.ExpressionError as exc:
+        raise PlanError(f"{where}: {exc}") from None
+    return None, tuple(sorted({m for n in unknown for m in needs.get(n, (n,))}))
 
 
 def plan_comment(plan: LaunchPlan) -> str:
@@ -374,12 +466,14 @@ def _tables(table, key, where) -> list:
 
 
 def _dims(value, where, names) -> tuple:
+    """A grid or block: 1 to 3 expressions (`names`: those they may use; None checks no names)."""
     if isinstance(value, (str, int)) and not isinstance(value, bool):
         value = [value]
     if not isinstance(value, list) or not 1 <= len(value) <= 3:
         raise PlanError(f"{where}: must be a list of 1 to 3 expressions")
     for text in value:
-        _names_known(text, names, where)
+        if names is not None:
+            _names_known(text, names, where)
     return tuple(value)
 
 

@@ -130,10 +130,12 @@ class ReferenceSpec:
 
 @dataclass(frozen=True)
 class Implementation:
+    """A known implementation of the problem. How it is launched is in its file, as for any candidate:
+    the `/* kernelscope:plan */` comment it carries, else the problem's [launch]."""
     file: str
-    kernel: str | None
+    kernel: str | None          # the kernel [launch] runs; None when the file's plan names its kernels
     strategy: str = ""
-    launch: LaunchSpec | None = None
+    plan: object = field(default=None, compare=False)   # runner.plan.LaunchPlan of the file; None: [launch]
 
 
 @dataclass(frozen=True)
@@ -281,12 +283,8 @@ def parse_spec(data: dict, path: Path) -> ProblemSpec:
     atol = _tolerance(tolerance.get("atol", 1e-5), "atol", where)
 
     flops, flops_peak = _flops(data, outputs, size_names, where)
-    implementations = tuple(_implementation(item, i, where, size_names)
+    implementations = tuple(_implementation(item, i, where)
                             for i, item in enumerate(data.get("implementations", [])))
-    for impl in implementations:
-        if impl.launch is not None:
-            _check_launch(_merge_launch(launch, impl.launch), set(names),
-                          size_names | {s.name for s in scalars}, f"{where}: implementation {impl.file}")
 
     spec = ProblemSpec(name=name, path=path, sizes=sizes, inputs=inputs, outputs=outputs, scalars=scalars,
                        launch=launch, reference=reference, rtol=rtol, atol=atol, style=style,
@@ -300,11 +298,33 @@ def parse_spec(data: dict, path: Path) -> ProblemSpec:
         if flops is not None and not spec.flop_count(size) >= 0:
             raise SpecError(f"{where}: flops gives {spec.flop_count(size)} at size {size!r}")
         _check_concrete(spec.concrete_launch(size), where, size)
-    for launch_override in [reference.launch] + [impl.launch for impl in implementations]:
-        if launch_override is not None:
-            for size in sizes:
-                _check_concrete(spec.concrete_launch(size, launch_override), where, size)
-    return spec
+    if reference.launch is not None:
+        for size in sizes:
+            _check_concrete(spec.concrete_launch(size, reference.launch), where, size)
+    return _with_plans(spec, where)
+
+
+def _with_plans(spec: ProblemSpec, where: str) -> ProblemSpec:
+    """The spec with each implementation's launch plan read from its file and checked against the
+    problem (every size must bind), so a broken plan fails when the spec loads."""
+    from dataclasses import replace
+
+    from kernelscope.runner.plan import PlanError, plan_from_source, replace_origin
+
+    implementations = []
+    for impl in spec.implementations:
+        try:
+            plan = plan_from_source(spec.resolve(impl.file).read_text(encoding="utf-8"), spec)
+        except (PlanError, expr.ExpressionError) as exc:
+            raise SpecError(f"{where}: implementation {impl.file}: {exc}") from None
+        if plan is None and impl.kernel is None:
+            raise SpecError(f"{where}: implementation {impl.file}: give 'kernel' (launched with [launch]) or "
+                            "give the file a /* kernelscope:plan */ comment")
+        if plan is not None and impl.kernel is not None and impl.kernel not in plan.kernels:
+            raise SpecError(f"{where}: implementation {impl.file}: kernel {impl.kernel!r} is not launched by "
+                            f"the file's plan (it launches {', '.join(plan.kernels)})")
+        implementations.append(replace(impl, plan=plan and replace_origin(plan, "implementation")))
+    return replace(spec, implementations=tuple(implementations))
 
 
 # The fastest unit a kernel may use at each output precision without lowering it: tensor cores
@@ -525,16 +545,21 @@ def _reference(table, where, size_names=None) -> ReferenceSpec:
                          launch=_launch(table.get("launch"), here + ".launch", size_names=size_names))
 
 
-def _implementation(item, index, where, size_names=None) -> Implementation:
+def _implementation(item, index, where) -> Implementation:
     here = f"{where}: [[implementations]] #{index + 1}"
     if not isinstance(item, dict):
         raise SpecError(f"{here}: must be a table")
-    _known_keys(item, {"file", "kernel", "strategy", "launch"}, here)
     file = item.get("file")
     if not isinstance(file, str) or not file:
         raise SpecError(f"{here}: 'file' is required")
-    return Implementation(file=file, kernel=item.get("kernel"), strategy=item.get("strategy", ""),
-                          launch=_launch(item.get("launch"), here + ".launch", size_names=size_names))
+    if "launch" in item:   # one format for corpus implementations and candidates: the plan in the file
+        raise SpecError(f"{here} ({file}): launch overrides in the spec are no longer read; put the launch in "
+                        f"{file} as a /* kernelscope:plan */ comment (docs/spec-format.md, \"Launch plans\")")
+    _known_keys(item, {"file", "kernel", "strategy"}, here)
+    kernel = item.get("kernel")
+    if kernel is not None and (not isinstance(kernel, str) or not kernel.isidentifier()):
+        raise SpecError(f"{here}: 'kernel' must name a __global__ function, got {kernel!r}")
+    return Implementation(file=file, kernel=kernel, strategy=item.get("strategy", ""))
 
 
 def _dim3(texts, names, where) -> tuple[int, int, int]:

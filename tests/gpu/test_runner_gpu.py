@@ -51,7 +51,7 @@ def test_example_implementations_are_correct_and_timed(pool):
 
     problem = load_spec(VECTOR_ADD)
     for impl in problem.implementations:
-        result = evaluate(problem, problem.resolve(impl.file).read_text(), impl.kernel, launch=impl.launch,
+        result = evaluate(problem, problem.resolve(impl.file).read_text(), impl.kernel,
                           pool=pool)
         assert result.correct, result.to_json()
         assert [v.size for v in result.sizes] == list(problem.sizes)
