@@ -40,13 +40,14 @@ class Options:
     dynamic_smem: int | None = None
     preprocess: str = "builtin"
     enabled: object = None              # rule code -> bool; the checks of rules it turns off are skipped (lint)
+    plan: bool = False                  # a /* kernelscope:plan */ comment's launches give block and grid
 
 
 @dataclass
 class KernelResult:
     kernel: object                      # model.Kernel
     block: BlockShape
-    block_source: str                   # launch | option | launch_bounds | default
+    block_source: str                   # launch | plan | option | launch_bounds | default
     grid: tuple | None
     memory: object
     occupancy: object = None
@@ -57,6 +58,7 @@ class KernelResult:
     launches: list = field(default_factory=list)    # LaunchResult per launch site with its own shape
     path: str = ""
     rejected_launches: list = field(default_factory=list)   # RejectedLaunch: sites whose block no GPU runs
+    plan: dict | None = None            # the launch-plan launch it was analysed with (Options.plan)
 
     def to_json(self) -> dict:
         k = self.kernel
@@ -86,6 +88,7 @@ class KernelResult:
             "shared_arrays": [{"name": s.name, "elem_bytes": s.elem_bytes, "dims": list(s.dims),
                                "dynamic": s.dynamic, "bytes": s.static_bytes} for s in k.shared_arrays],
             "launches": [launch.to_json() for launch in self.launches],
+            **({"plan": self.plan} if self.plan is not None else {}),
         }
 
 
@@ -169,10 +172,12 @@ def _analyze(text: str, path: str, options: Options) -> FileResult:
     model = parse_file(text, path, options.defines, options.arch, options.preprocess, options.types)
     notes = list(model.notes)           # the front end's, then the analyses' own
     usages = _resource_usage(model, text, path, options, notes)
-    results = [analyze_kernel(kernel, options, usages.get(kernel.name), path) for kernel in model.kernels]
+    planned, plan_errors = _planned_launches(text, options, model)
+    results = [analyze_kernel(kernel, options, usages.get(kernel.name), path, planned.get(kernel.name, ()))
+               for kernel in model.kernels]
     # what the front end could not model of a kernel is reported with the file's errors
-    errors = list(model.errors) + [SourceError(k.line, k.column, f"{k.name}: {note}")
-                                   for k in model.kernels for note in k.notes]
+    errors = list(model.errors) + plan_errors + [SourceError(k.line, k.column, f"{k.name}: {note}")
+                                                 for k in model.kernels for note in k.notes]
     result = FileResult(path, errors, results, [], model, notes)
     result.diagnostics = rules.check_file(result, options.enabled)
     return result
@@ -194,9 +199,9 @@ def _options(options: Options | None, overrides: dict) -> Options:
     return options
 
 
-def analyze_kernel(kernel, options: Options, usage, path: str) -> KernelResult:
+def analyze_kernel(kernel, options: Options, usage, path: str, planned=()) -> KernelResult:
     bindings = {**{k: v for k, v in kernel.template_bindings.items() if isinstance(v, int)}, **options.bindings}
-    block, block_source, grid, dynamic_smem = _launch_shape(kernel, options, bindings)
+    block, block_source, grid, dynamic_smem = _launch_shape(kernel, options, bindings, planned[:1])
     # one set of trip counts for both analyses that weigh statements by how often they run
     weights = ExecWeights(thread_env(block, grid, bindings), block.slots, active_slots(block))
     memory = memory_analysis.analyze(kernel, block, bindings, grid, weights)
@@ -210,7 +215,36 @@ def analyze_kernel(kernel, options: Options, usage, path: str) -> KernelResult:
     result.sync = _sync(kernel, block, bindings, grid, block_source == "default")
     result.diagnostics = rules.check_kernel(result, options.enabled)
     result.launches = _launch_results(kernel, options, bindings, result, usage)
+    if planned:
+        result.plan = _plan_json(planned)
     return result
+
+
+def _planned_launches(text: str, options: Options, model) -> tuple[dict, list]:
+    """kernel name -> its launches (runner.plan.LaunchShape) in the source's launch plan, and what is
+    wrong with the plan (SourceError), when Options.plan asks for it."""
+    if not options.plan or "kernelscope:plan" not in text:
+        return {}, []
+    from kernelscope.runner.plan import PlanError, launch_shapes, plan_line
+
+    try:
+        shapes = launch_shapes(text, options.bindings)
+    except PlanError as exc:
+        return {}, [SourceError(plan_line(text), 1, str(exc))]
+    defined = {k.name for k in model.kernels}
+    errors = [SourceError(plan_line(text), 1, f"launch plan: launch #{s.number} names no __global__ function "
+                                              f"{s.kernel!r} in this file") for s in shapes if s.kernel not in defined]
+    planned = {}
+    for shape in shapes:
+        planned.setdefault(shape.kernel, []).append(shape)
+    return {name: tuple(found) for name, found in planned.items()}, errors
+
+
+def _plan_json(planned) -> dict:
+    """Which plan launch the report models (the kernel's first), its others, and what did not resolve."""
+    first = planned[0]
+    return {"launch": first.number, "other_launches": [s.number for s in planned[1:]],
+            "unresolved": {key: list(names) for key, names in first.missing.items()}}
 
 
 MAX_LAUNCH_SHAPES = 16
@@ -253,9 +287,11 @@ MAX_BLOCK_THREADS = 1024
 MAX_GRID_DIM = 2**31 - 1
 
 
-def _launch_shape(kernel, options: Options, bindings: dict):
-    """Block shape, where it came from, grid (when known) and dynamic shared memory.
-    Launch sites whose block no GPU accepts (over 1024 threads) are skipped here; KS303 reports them."""
+def _launch_shape(kernel, options: Options, bindings: dict, planned=()):
+    """Block shape, where it came from, grid (when known) and dynamic shared memory: a launch site's,
+    else the launch plan's (`planned`: the kernel's first plan launch, what of it resolved), else the
+    options'. Launch sites whose block no GPU accepts (over 1024 threads) are skipped here; KS303
+    reports them."""
     block = grid = None
     source = "default"
     dynamic_smem = options.dynamic_smem
@@ -269,6 +305,12 @@ def _launch_shape(kernel, options: Options, bindings: dict):
             if dynamic_smem is None and site.dynamic_smem and 0 < site.dynamic_smem < 2**31:
                 dynamic_smem = site.dynamic_smem
             break
+    for shape in planned if block is None else ():
+        if shape.block is not None:
+            block, source = shape.block, "plan"
+        grid = shape.grid
+        if dynamic_smem is None and shape.dynamic_smem:
+            dynamic_smem = shape.dynamic_smem
     if block is None and options.block:
         block, source = tuple(options.block), "option"
     if grid is None and options.grid:

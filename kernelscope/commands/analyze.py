@@ -37,6 +37,9 @@ def analyze(paths, output_format, output, arch, block, grid, args, defines, regi
     Settings not given here (arch, block, define, registers) come from [tool.kernelscope] in
     pyproject.toml or [kernelscope] in setup.cfg, found as `kernelscope lint` finds them.
 
+    A file with a /* kernelscope:plan */ comment has each kernel analysed with the block and grid of
+    its (first) launch in the plan; give the sizes the plan's expressions need with --arg NAME=VALUE.
+
     Exit status: 0 analysed, 1 analysed with error-severity findings, 2 usage or input error."""
     from kernelscope.analyze import analyze_path, document
     from kernelscope.frontend.discover import expand_paths
@@ -50,7 +53,7 @@ def analyze(paths, output_format, output, arch, block, grid, args, defines, regi
         for path in expand_paths(paths):
             options = analysis_settings(arch, block, grid, args, defines, registers,
                                         configured=resolver.for_path(path), dynamic_smem=dynamic_smem,
-                                        preprocess=preprocess, types=parse_types(types))
+                                        preprocess=preprocess, types=parse_types(types), plan=True)
             _check_arch(options.arch)
             chart_arch = chart_arch or options.arch
             results.append(analyze_path(path, options))

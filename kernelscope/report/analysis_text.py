@@ -33,6 +33,8 @@ def _kernel(result, color: bool = False) -> list[str]:
     k = result.kernel
     block = "x".join(str(d) for d in result.block.as_list())
     out = [f"  kernel {paint(k.name, 'bold', color)} (line {k.line}) block {block} [{result.block_source}]"]
+    if result.plan is not None:
+        out.append(f"    {rd.plan_text(result.plan, result.grid)}")
     if k.template_params:
         out.append(f"    template <{', '.join(k.template_params)}>, instantiations {rd.instantiations_text(k)}")
     if k.launch_bounds:

@@ -17,13 +17,15 @@ from kernelscope import symbolic as sx
 TRIP_TOKEN = re.compile(r"trip\(([^@()]+)@(\d+)\)")
 BLOCK_SOURCES = {
     "launch": "from the launch site in this file",
+    "plan": "from the launch plan in this file",
     "option": "from --block",
     "launch_bounds": "from __launch_bounds__",
     "default": "assumed (no launch site; pass --block)",
 }
 
 LEGEND = (
-    "legend: [launch] block from a <<<...>>> launch in the file, [option] from --block, "
+    "legend: [launch] block from a <<<...>>> launch in the file, [plan] from its launch plan comment, "
+    "[option] from --block, "
     "[launch_bounds] from __launch_bounds__, [default] 256 threads assumed (pass --block); "
     "xN = times each thread runs the access (loop trips), x(n/16) when that depends on a parameter "
     "you can bind with --arg, ~ where it is approximate (grid-stride loops); sectors/request = 32-byte sectors one warp "
@@ -474,3 +476,17 @@ def _sum_of(value, symbolic, loops, known) -> Polynomial:
     if value is not None:
         return Polynomial({(): float(value)})
     return polynomial(symbolic, loops, known) or Polynomial({(Core(str(symbolic)),): 1.0})
+
+
+def plan_text(plan: dict, grid) -> str:
+    """Which launch of the file's plan a kernel was analysed with, and what of it did not resolve."""
+    text = f"launch plan: launch #{plan['launch']}"
+    if grid:
+        text += f", grid {'x'.join(str(d) for d in grid)}"
+    if plan["other_launches"]:
+        text += f" (also launched as #{', #'.join(str(n) for n in plan['other_launches'])}; not modelled)"
+    if plan["unresolved"]:
+        needed = sorted({name for names in plan["unresolved"].values() for name in names})
+        parts = ", ".join(f"{key} needs {', '.join(names)}" for key, names in plan["unresolved"].items())
+        text += f"; NOT RESOLVED: {parts} (pass " + " ".join(f"--arg {n}=N" for n in needed) + ")"
+    return text
