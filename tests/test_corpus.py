@@ -53,6 +53,7 @@ def test_problem_is_complete(problem):
     strategies = [impl["strategy"] for impl in problem.implementations]
     assert len(set(strategies)) == len(strategies)
     # the plans/ implementations name their kernels in their plans; the others share one kernel name
+    # (and carry a plan, if any, at the end of the file)
     single = [impl for impl in problem.implementations if not impl["file"].startswith("plans/")]
     assert len(single) >= 3
     kernels = {impl["kernel"] for impl in single}

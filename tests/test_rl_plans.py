@@ -79,7 +79,7 @@ def test_a_one_launch_plan_scores_as_the_problem_launched_that_way_would():
     task = load_task(ROOT / "corpus" / "black_scholes")
     implementation = next(i for i in task.implementations if i["file"] == "vectorized.cu")
     with_plan = task.implementation_source("vectorized.cu")
-    without = with_plan[with_plan.index("*/\n") + 3:]
+    without = with_plan[:with_plan.index("/* kernelscope:plan")]
     assert plan_text(with_plan) and plan_text(without) is None
     score = UnifiedReward(replace(RewardConfig(mode="static"), compile_check="off"))
     planned = score(answer(with_plan), task)

@@ -1,7 +1,7 @@
 """The sync analysis on kernels it was not written against.
 
-1. Every corpus/ implementation that uses shared memory, barriers, warp intrinsics or atomics (56 of
-   them), which compute-sanitizer racecheck and synccheck ran clean on the H200 at each spec's
+1. Every corpus/ implementation outside plans/ that uses shared memory, barriers, warp intrinsics or
+   atomics (56 of them), which compute-sanitizer racecheck and synccheck ran clean on the H200 at each spec's
    smallest size (tests/kernels/sync/sanitizer/corpus_verdicts_h200.csv, `sanitize_sync.py run
    --corpus`): every error or warning the analysis raises there would be a false alarm.
 2. The same implementations with one barrier deleted at a time (84 mutants), each run under

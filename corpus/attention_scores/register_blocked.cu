@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "attention_scores"
-grid = ["ceil_div(seq, 64)", "ceil_div(seq, 64)", "batch"]
-block = ["256"]
-args = ["q", "k", "scores", "scale", "seq", "dim"]
-*/
 // 64 x 64 scores per block of 256 threads, 4 x 4 per thread accumulated in registers; q and k
 // tiles are stored transposed in shared memory so the inner loop reads rows.
 #define BM 64
@@ -49,3 +42,11 @@ extern "C" __global__ void attention_scores(const float *q, const float *k, floa
                 scores[((long)blockIdx.z * seq + i) * seq + j] = acc[a][b] * scale;
         }
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "attention_scores"
+grid = ["ceil_div(seq, 64)", "ceil_div(seq, 64)", "batch"]
+block = ["256"]
+args = ["q", "k", "scores", "scale", "seq", "dim"]
+*/

@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "batchnorm_infer"
-grid = ["ceil_div(n * c * h * w, 256 * 32)"]
-block = ["256"]
-args = ["x", "mean", "var", "weight", "bias", "out", "n", "c", "hw"]
-*/
 // Each thread normalises a contiguous run of 32 elements, recomputing the channel and the
 // per-channel scale for every element; the lanes of a warp are 128 bytes apart.
 extern "C" __global__ void batchnorm_infer(const float *x, const float *mean, const float *var, const float *weight,
@@ -18,3 +11,11 @@ extern "C" __global__ void batchnorm_infer(const float *x, const float *mean, co
         out[i] = (x[i] - mean[ch]) / sqrtf(var[ch] + 1e-5f) * weight[ch] + bias[ch];
     }
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "batchnorm_infer"
+grid = ["ceil_div(n * c * h * w, 256 * 32)"]
+block = ["256"]
+args = ["x", "mean", "var", "weight", "bias", "out", "n", "c", "hw"]
+*/

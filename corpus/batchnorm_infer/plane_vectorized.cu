@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "batchnorm_infer"
-grid = ["n * c"]
-block = ["256"]
-args = ["x", "mean", "var", "weight", "bias", "out", "n", "c", "hw"]
-*/
 // One block per (sample, channel) plane: the channel's scale and shift are computed once, then
 // the plane is streamed with 16-byte loads and stores when planes are 16-byte aligned.
 extern "C" __global__ void batchnorm_infer(const float *x, const float *mean, const float *var, const float *weight,
@@ -26,3 +19,11 @@ extern "C" __global__ void batchnorm_infer(const float *x, const float *mean, co
             dst[k] = fmaf(src[k], scale, shift);
     }
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "batchnorm_infer"
+grid = ["n * c"]
+block = ["256"]
+args = ["x", "mean", "var", "weight", "bias", "out", "n", "c", "hw"]
+*/

@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "bias_relu"
-grid = ["ceil_div(cols, 256)", "ceil_div(rows, 4)"]
-block = ["64", "4"]
-args = ["x", "bias", "out", "rows", "cols"]
-*/
 // Four columns per thread with 16-byte loads of x and bias and a 16-byte store when rows are
 // 16-byte aligned (cols % 4 == 0); otherwise the same four columns one at a time.
 extern "C" __global__ void bias_relu(const float *__restrict__ x, const float *__restrict__ bias,
@@ -25,3 +18,11 @@ extern "C" __global__ void bias_relu(const float *__restrict__ x, const float *_
             out[at + k] = fmaxf(x[at + k] + bias[c + k], 0.0f);
     }
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "bias_relu"
+grid = ["ceil_div(cols, 256)", "ceil_div(rows, 4)"]
+block = ["64", "4"]
+args = ["x", "bias", "out", "rows", "cols"]
+*/

@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "black_scholes"
-grid = ["ceil_div(n, 128 * 32)"]
-block = ["128"]
-args = ["spot", "strike", "years", "call", "put", "rate", "volatility", "n"]
-*/
 // Each thread prices a contiguous run of 32 options; lanes of a warp are 128 bytes apart.
 __device__ __forceinline__ float cnd(float d)
 {
@@ -33,3 +26,11 @@ extern "C" __global__ void black_scholes(const float *spot, const float *strike,
     for (long i = start; i < start + chunk && i < n; i++)
         price(spot[i], strike[i], years[i], rate, volatility, &call[i], &put[i]);
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "black_scholes"
+grid = ["ceil_div(n, 128 * 32)"]
+block = ["128"]
+args = ["spot", "strike", "years", "call", "put", "rate", "volatility", "n"]
+*/

@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "black_scholes"
-grid = ["ceil_div(n, 512)"]
-block = ["128"]
-args = ["spot", "strike", "years", "call", "put", "rate", "volatility", "n"]
-*/
 // Four options per thread through float4 loads and stores; the n % 4 leftovers one by one.
 __device__ __forceinline__ float cnd(float d)
 {
@@ -47,3 +40,11 @@ extern "C" __global__ void black_scholes(const float *__restrict__ spot, const f
     if (i < n % 4)
         price(spot[tail], strike[tail], years[tail], rate, volatility, &call[tail], &put[tail]);
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "black_scholes"
+grid = ["ceil_div(n, 512)"]
+block = ["128"]
+args = ["spot", "strike", "years", "call", "put", "rate", "volatility", "n"]
+*/

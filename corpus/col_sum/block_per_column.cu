@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "col_sum"
-grid = ["cols"]
-block = ["256"]
-args = ["x", "out", "rows", "cols"]
-*/
 // One block per column, as in a row reduction: the threads walk down the column, so each lane
 // reads a different row and every load is a separate 32-byte sector.
 extern "C" __global__ void col_sum(const float *x, float *out, int rows, int cols)
@@ -24,3 +17,11 @@ extern "C" __global__ void col_sum(const float *x, float *out, int rows, int col
     if (threadIdx.x == 0)
         out[c] = partial[0];
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "col_sum"
+grid = ["cols"]
+block = ["256"]
+args = ["x", "out", "rows", "cols"]
+*/

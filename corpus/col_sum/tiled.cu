@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "col_sum"
-grid = ["ceil_div(cols, 32)"]
-block = ["32", "32"]
-args = ["x", "out", "rows", "cols"]
-*/
 // A 32 x 32 block covers 32 columns: threadIdx.x picks the column (coalesced), the 32 rows of
 // threads split the rows between them, and a shared-memory tile adds the 32 partial sums.
 extern "C" __global__ void col_sum(const float *x, float *out, int rows, int cols)
@@ -24,3 +17,11 @@ extern "C" __global__ void col_sum(const float *x, float *out, int rows, int col
         out[c] = total;
     }
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "col_sum"
+grid = ["ceil_div(cols, 32)"]
+block = ["32", "32"]
+args = ["x", "out", "rows", "cols"]
+*/

@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "conv2d"
-grid = ["ceil_div(n * cout * h * w, 256)"]
-block = ["256"]
-args = ["x", "weight", "bias", "out", "n", "cin", "cout", "h", "w"]
-*/
 // One thread per output value, the full cin x 3 x 3 sum read straight from global memory.
 extern "C" __global__ void conv2d(const float *x, const float *weight, const float *bias, float *out,
                                   int n, int cin, int cout, int h, int w)
@@ -24,3 +17,11 @@ extern "C" __global__ void conv2d(const float *x, const float *weight, const flo
             }
     out[k] = acc;
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "conv2d"
+grid = ["ceil_div(n * cout * h * w, 256)"]
+block = ["256"]
+args = ["x", "weight", "bias", "out", "n", "cin", "cout", "h", "w"]
+*/

@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "conv2d"
-grid = ["ceil_div(w, 16)", "ceil_div(h, 16)", "n * ceil_div(cout, 8)"]
-block = ["16", "16"]
-args = ["x", "weight", "bias", "out", "n", "cin", "cout", "h", "w"]
-*/
 // Each thread computes one pixel for eight output channels at once, keeping eight accumulators in
 // registers: every input value loaded from the shared tile feeds eight multiply-adds, and the
 // weights of the eight channels for the current input channel sit in shared memory.
@@ -52,3 +45,11 @@ extern "C" __global__ void conv2d(const float *x, const float *weight, const flo
         if (co0 + o < cout)
             out[(((long)b * cout + co0 + o) * h + y) * w + xx] = acc[o] + bias[co0 + o];
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "conv2d"
+grid = ["ceil_div(w, 16)", "ceil_div(h, 16)", "n * ceil_div(cout, 8)"]
+block = ["16", "16"]
+args = ["x", "weight", "bias", "out", "n", "cin", "cout", "h", "w"]
+*/

@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "conv2d"
-grid = ["ceil_div(w, 16)", "ceil_div(h, 16)", "n * cout"]
-block = ["16", "16"]
-args = ["x", "weight", "bias", "out", "n", "cin", "cout", "h", "w"]
-*/
 // A block computes a 16 x 16 patch of one output channel. For every input channel it stages the
 // 18 x 18 input patch (with its halo) and the nine weights in shared memory.
 #define T 16
@@ -39,3 +32,11 @@ extern "C" __global__ void conv2d(const float *x, const float *weight, const flo
     if (y < h && xx < w)
         out[(((long)b * cout + co) * h + y) * w + xx] = acc + bias[co];
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "conv2d"
+grid = ["ceil_div(w, 16)", "ceil_div(h, 16)", "n * cout"]
+block = ["16", "16"]
+args = ["x", "weight", "bias", "out", "n", "cin", "cout", "h", "w"]
+*/

@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "conv2d_image"
-grid = ["ceil_div(h, 16)", "ceil_div(w, 16)"]
-block = ["16", "16"]
-args = ["image", "filter", "out", "h", "w"]
-*/
 // The loop nest mapped outside-in (threadIdx.x -> row): neighbouring lanes are a row apart, and
 // all 49 taps and weights come from global memory.
 #define R 3
@@ -24,3 +17,11 @@ extern "C" __global__ void conv2d_image(const float *image, const float *filter,
         }
     out[(long)i * w + j] = acc;
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "conv2d_image"
+grid = ["ceil_div(h, 16)", "ceil_div(w, 16)"]
+block = ["16", "16"]
+args = ["image", "filter", "out", "h", "w"]
+*/

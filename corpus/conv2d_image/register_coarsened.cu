@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "conv2d_image"
-grid = ["ceil_div(w, 32)", "ceil_div(h, 32)"]
-block = ["32", "8"]
-args = ["image", "filter", "out", "h", "w"]
-*/
 // Each thread computes four outputs in a column (a 32 x 32 tile per 32 x 8 block). The shared tile
 // is read one input row at a time into registers, and each input row feeds up to four outputs.
 #define R 3
@@ -51,3 +44,11 @@ extern "C" __global__ void conv2d_image(const float *image, const float *filter,
             out[(long)i * w + j] = acc[p];
     }
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "conv2d_image"
+grid = ["ceil_div(w, 32)", "ceil_div(h, 32)"]
+block = ["32", "8"]
+args = ["image", "filter", "out", "h", "w"]
+*/

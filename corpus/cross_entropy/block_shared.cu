@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "cross_entropy"
-grid = ["batch"]
-block = ["256"]
-args = ["logits", "target", "loss", "batch", "classes"]
-*/
 // One block per sample: coalesced strided passes, maximum and sum combined across the block by
 // tree reductions in shared memory.
 #define NEG_INF __int_as_float(0xff800000)   // -infinity: NVRTC has no <math.h> INFINITY
@@ -38,3 +31,11 @@ extern "C" __global__ void cross_entropy(const float *logits, const int *target,
     if (threadIdx.x == 0)
         loss[blockIdx.x] = peak + logf(scratch[0]) - row[target[blockIdx.x]];
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "cross_entropy"
+grid = ["batch"]
+block = ["256"]
+args = ["logits", "target", "loss", "batch", "classes"]
+*/

@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "cross_entropy"
-grid = ["ceil_div(batch, 128)"]
-block = ["128"]
-args = ["logits", "target", "loss", "batch", "classes"]
-*/
 // One thread per sample: serial passes for the maximum and the sum of exponentials; the lanes of a
 // warp read 32 different rows of logits.
 #define NEG_INF __int_as_float(0xff800000)   // -infinity: NVRTC has no <math.h> INFINITY
@@ -23,3 +16,11 @@ extern "C" __global__ void cross_entropy(const float *logits, const int *target,
         sum += expf(row[c] - peak);
     loss[r] = peak + logf(sum) - row[target[r]];
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "cross_entropy"
+grid = ["ceil_div(batch, 128)"]
+block = ["128"]
+args = ["logits", "target", "loss", "batch", "classes"]
+*/

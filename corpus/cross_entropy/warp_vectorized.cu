@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "cross_entropy"
-grid = ["ceil_div(batch, 8)"]
-block = ["256"]
-args = ["logits", "target", "loss", "batch", "classes"]
-*/
 // One warp per sample, the row read once with 16-byte loads (when classes % 4 == 0) and kept in
 // registers between the max and sum passes (up to 1024 classes), merged through shuffles.
 #define NEG_INF __int_as_float(0xff800000)   // -infinity: NVRTC has no <math.h> INFINITY
@@ -47,3 +40,11 @@ extern "C" __global__ void cross_entropy(const float *__restrict__ logits, const
     if (lane == 0)
         loss[r] = peak + logf(sum) - row[target[r]];
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "cross_entropy"
+grid = ["ceil_div(batch, 8)"]
+block = ["256"]
+args = ["logits", "target", "loss", "batch", "classes"]
+*/

@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "depthwise_conv2d"
-grid = ["ceil_div(h, 16)", "ceil_div(w, 16)", "n * c"]
-block = ["16", "16"]
-args = ["x", "weight", "out", "c", "h", "w"]
-*/
 // threadIdx.x walks down the rows of a plane, so the lanes of a warp are a row apart; weights and
 // inputs are read from global memory for every tap.
 extern "C" __global__ void depthwise_conv2d(const float *x, const float *weight, float *out, int c, int h, int w)
@@ -24,3 +17,11 @@ extern "C" __global__ void depthwise_conv2d(const float *x, const float *weight,
         }
     out[(long)plane * h * w + y * w + xx] = acc;
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "depthwise_conv2d"
+grid = ["ceil_div(h, 16)", "ceil_div(w, 16)", "n * c"]
+block = ["16", "16"]
+args = ["x", "weight", "out", "c", "h", "w"]
+*/

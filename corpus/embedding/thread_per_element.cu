@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "embedding"
-grid = ["ceil_div(tokens * dim, 256)"]
-block = ["256"]
-args = ["weight", "idx", "out", "tokens", "dim"]
-*/
 // One thread per output element: consecutive lanes copy consecutive floats of a row (coalesced),
 // at the price of a division and an index load per element.
 extern "C" __global__ void embedding(const float *weight, const int *idx, float *out, int tokens, int dim)
@@ -16,3 +9,11 @@ extern "C" __global__ void embedding(const float *weight, const int *idx, float 
     int d = e - t * dim;
     out[e] = weight[(long)idx[t] * dim + d];
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "embedding"
+grid = ["ceil_div(tokens * dim, 256)"]
+block = ["256"]
+args = ["weight", "idx", "out", "tokens", "dim"]
+*/

@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "embedding"
-grid = ["ceil_div(tokens, 128)"]
-block = ["128"]
-args = ["weight", "idx", "out", "tokens", "dim"]
-*/
 // One thread copies a whole embedding row; the lanes of a warp copy 32 different rows, so each
 // load and store is its own sector.
 extern "C" __global__ void embedding(const float *weight, const int *idx, float *out, int tokens, int dim)
@@ -16,3 +9,11 @@ extern "C" __global__ void embedding(const float *weight, const int *idx, float 
     for (int d = 0; d < dim; d++)
         out[(long)t * dim + d] = src[d];
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "embedding"
+grid = ["ceil_div(tokens, 128)"]
+block = ["128"]
+args = ["weight", "idx", "out", "tokens", "dim"]
+*/

@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "embedding"
-grid = ["ceil_div(tokens, 8)"]
-block = ["256"]
-args = ["weight", "idx", "out", "tokens", "dim"]
-*/
 // One warp per token: the index is read once and the row moves as 16-byte chunks when rows are
 // 16-byte aligned (dim % 4 == 0).
 extern "C" __global__ void embedding(const float *__restrict__ weight, const int *__restrict__ idx,
@@ -24,3 +17,11 @@ extern "C" __global__ void embedding(const float *__restrict__ weight, const int
             dst[d] = src[d];
     }
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "embedding"
+grid = ["ceil_div(tokens, 8)"]
+block = ["256"]
+args = ["weight", "idx", "out", "tokens", "dim"]
+*/

@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "game_of_life"
-grid = ["ceil_div(ny, 16)", "ceil_div(nx, 16)"]
-block = ["16", "16"]
-args = ["cells", "next", "ny", "nx"]
-*/
 // threadIdx.x walks down the rows, as the outer loop of the serial code: lanes of a warp are a
 // row apart, so none of the nine loads coalesce.
 extern "C" __global__ void game_of_life(const int *cells, int *next, int ny, int nx)
@@ -22,3 +15,11 @@ extern "C" __global__ void game_of_life(const int *cells, int *next, int ny, int
         }
     next[(long)i * nx + j] = neighbours == 3 || (cells[(long)i * nx + j] && neighbours == 2);
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "game_of_life"
+grid = ["ceil_div(ny, 16)", "ceil_div(nx, 16)"]
+block = ["16", "16"]
+args = ["cells", "next", "ny", "nx"]
+*/

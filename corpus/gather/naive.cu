@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "gather"
-grid = ["ceil_div(n, 256 * 64)"]
-block = ["256"]
-args = ["x", "idx", "out", "n"]
-*/
 // Each thread copies a contiguous run of 64 entries; index reads and output writes of a warp are
 // 256 bytes apart.
 extern "C" __global__ void gather(const float *x, const int *idx, float *out, int n)
@@ -14,3 +7,11 @@ extern "C" __global__ void gather(const float *x, const int *idx, float *out, in
     for (long i = start; i < start + chunk && i < n; i++)
         out[i] = x[idx[i]];
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "gather"
+grid = ["ceil_div(n, 256 * 64)"]
+block = ["256"]
+args = ["x", "idx", "out", "n"]
+*/

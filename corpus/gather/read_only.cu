@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "gather"
-grid = ["ceil_div(n, 1024)"]
-block = ["256"]
-args = ["x", "idx", "out", "n"]
-*/
 // Four indices per thread through an int4 load, the table read through the read-only (texture)
 // path, which keeps lines of the 4 MB table in L1 without polluting it with the streams.
 extern "C" __global__ void gather(const float *__restrict__ x, const int *__restrict__ idx,
@@ -20,3 +13,11 @@ extern "C" __global__ void gather(const float *__restrict__ x, const int *__rest
     if (i < n % 4)
         out[tail] = __ldg(&x[idx[tail]]);
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "gather"
+grid = ["ceil_div(n, 1024)"]
+block = ["256"]
+args = ["x", "idx", "out", "n"]
+*/

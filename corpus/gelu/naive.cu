@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "gelu"
-grid = ["ceil_div(n, 256 * 64)"]
-block = ["256"]
-args = ["x", "out", "n"]
-*/
 // Each thread handles a contiguous run of 64 elements; a warp's accesses are 256 bytes apart.
 __device__ __forceinline__ float gelu_tanh(float v)
 {
@@ -18,3 +11,11 @@ extern "C" __global__ void gelu(const float *x, float *out, int n)
     for (long i = start; i < start + chunk && i < n; i++)
         out[i] = gelu_tanh(x[i]);
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "gelu"
+grid = ["ceil_div(n, 256 * 64)"]
+block = ["256"]
+args = ["x", "out", "n"]
+*/

@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "gelu"
-grid = ["ceil_div(n, 1024)"]
-block = ["256"]
-args = ["x", "out", "n"]
-*/
 // Four elements per thread with 16-byte loads and stores; the n % 4 leftovers one at a time.
 __device__ __forceinline__ float gelu_tanh(float v)
 {
@@ -23,3 +16,11 @@ extern "C" __global__ void gelu(const float *__restrict__ x, float *__restrict__
     if (i < n % 4)
         out[tail] = gelu_tanh(x[tail]);
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "gelu"
+grid = ["ceil_div(n, 1024)"]
+block = ["256"]
+args = ["x", "out", "n"]
+*/

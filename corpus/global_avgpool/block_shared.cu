@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "global_avgpool"
-grid = ["n * c"]
-block = ["256"]
-args = ["x", "out", "planes", "hw"]
-*/
 // One block per plane: coalesced strided reads and a tree reduction in shared memory.
 extern "C" __global__ void global_avgpool(const float *x, float *out, int planes, int hw)
 {
@@ -23,3 +16,11 @@ extern "C" __global__ void global_avgpool(const float *x, float *out, int planes
     if (threadIdx.x == 0)
         out[blockIdx.x] = scratch[0] / hw;
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "global_avgpool"
+grid = ["n * c"]
+block = ["256"]
+args = ["x", "out", "planes", "hw"]
+*/

@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "global_avgpool"
-grid = ["ceil_div(n * c, 8)"]
-block = ["256"]
-args = ["x", "out", "planes", "hw"]
-*/
 // One warp per plane with 16-byte loads when planes are 16-byte aligned (hw % 4 == 0), lanes
 // combined with shuffles.
 extern "C" __global__ void global_avgpool(const float *__restrict__ x, float *__restrict__ out, int planes, int hw)
@@ -29,3 +22,11 @@ extern "C" __global__ void global_avgpool(const float *__restrict__ x, float *__
     if (lane == 0)
         out[p] = sum / hw;
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "global_avgpool"
+grid = ["ceil_div(n * c, 8)"]
+block = ["256"]
+args = ["x", "out", "planes", "hw"]
+*/

@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "layer_norm"
-grid = ["rows"]
-block = ["256"]
-args = ["x", "weight", "bias", "out", "rows", "cols"]
-*/
 // One block per row: coalesced strided passes, the mean and the variance each summed across the
 // block by a tree reduction in shared memory.
 __device__ float block_sum(float v, float *scratch)
@@ -38,3 +31,11 @@ extern "C" __global__ void layer_norm(const float *x, const float *weight, const
     for (int c = threadIdx.x; c < cols; c += blockDim.x)
         dst[c] = (row[c] - mean) * inv * weight[c] + bias[c];
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "layer_norm"
+grid = ["rows"]
+block = ["256"]
+args = ["x", "weight", "bias", "out", "rows", "cols"]
+*/

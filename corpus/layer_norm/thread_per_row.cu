@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "layer_norm"
-grid = ["ceil_div(rows, 128)"]
-block = ["128"]
-args = ["x", "weight", "bias", "out", "rows", "cols"]
-*/
 // One thread per row: serial passes for the mean, the variance and the output; the lanes of a warp
 // read 32 different rows.
 extern "C" __global__ void layer_norm(const float *x, const float *weight, const float *bias, float *out,
@@ -26,3 +19,11 @@ extern "C" __global__ void layer_norm(const float *x, const float *weight, const
     for (int c = 0; c < cols; c++)
         dst[c] = (row[c] - mean) * inv * weight[c] + bias[c];
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "layer_norm"
+grid = ["ceil_div(rows, 128)"]
+block = ["128"]
+args = ["x", "weight", "bias", "out", "rows", "cols"]
+*/

@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "layer_norm"
-grid = ["ceil_div(rows, 8)"]
-block = ["256"]
-args = ["x", "weight", "bias", "out", "rows", "cols"]
-*/
 // One warp per row: the row is read coalesced, sums are combined with butterfly shuffles, and the
 // two statistics need no shared memory or block barriers.
 __device__ __forceinline__ float warp_sum(float v)
@@ -34,3 +27,11 @@ extern "C" __global__ void layer_norm(const float *x, const float *weight, const
     for (int c = lane; c < cols; c += 32)
         dst[c] = (row[c] - mean) * inv * weight[c] + bias[c];
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "layer_norm"
+grid = ["ceil_div(rows, 8)"]
+block = ["256"]
+args = ["x", "weight", "bias", "out", "rows", "cols"]
+*/

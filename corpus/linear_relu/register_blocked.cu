@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "linear_relu"
-grid = ["ceil_div(fout, 64)", "ceil_div(batch, 64)"]
-block = ["256"]
-args = ["x", "weight", "bias", "out", "batch", "fin", "fout"]
-*/
 // 64 x 64 outputs per block of 256 threads, 4 x 4 per thread in registers, with x and weight tiles
 // stored transposed in shared memory; bias and ReLU fused into the store.
 #define BM 64
@@ -49,3 +42,11 @@ extern "C" __global__ void linear_relu(const float *x, const float *weight, cons
                 out[(long)i * fout + j] = fmaxf(acc[a][b] + bias[j], 0.0f);
         }
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "linear_relu"
+grid = ["ceil_div(fout, 64)", "ceil_div(batch, 64)"]
+block = ["256"]
+args = ["x", "weight", "bias", "out", "batch", "fin", "fout"]
+*/

@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "logsumexp"
-grid = ["rows"]
-block = ["256"]
-args = ["x", "out", "rows", "cols"]
-*/
 // One block per row: coalesced strided passes, the maximum and the sum each combined across the
 // block by a tree reduction in shared memory.
 #define NEG_INF __int_as_float(0xff800000)   // -infinity: NVRTC has no <math.h> INFINITY
@@ -38,3 +31,11 @@ extern "C" __global__ void logsumexp(const float *x, float *out, int rows, int c
     if (threadIdx.x == 0)
         out[blockIdx.x] = peak + logf(scratch[0]);
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "logsumexp"
+grid = ["rows"]
+block = ["256"]
+args = ["x", "out", "rows", "cols"]
+*/

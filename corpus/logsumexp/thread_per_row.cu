@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "logsumexp"
-grid = ["ceil_div(rows, 128)"]
-block = ["128"]
-args = ["x", "out", "rows", "cols"]
-*/
 // One thread per row: a serial pass for the maximum, one for the sum of exponentials; the lanes
 // of a warp read 32 different rows.
 #define NEG_INF __int_as_float(0xff800000)   // -infinity: NVRTC has no <math.h> INFINITY
@@ -23,3 +16,11 @@ extern "C" __global__ void logsumexp(const float *x, float *out, int rows, int c
         sum += expf(row[c] - peak);
     out[r] = peak + logf(sum);
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "logsumexp"
+grid = ["ceil_div(rows, 128)"]
+block = ["128"]
+args = ["x", "out", "rows", "cols"]
+*/

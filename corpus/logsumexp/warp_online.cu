@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "logsumexp"
-grid = ["ceil_div(rows, 8)"]
-block = ["256"]
-args = ["x", "out", "rows", "cols"]
-*/
 // One warp per row and a single read pass: each lane keeps a running maximum and a sum rescaled
 // whenever the maximum grows; the (max, sum) pairs are merged through shuffles.
 #define NEG_INF __int_as_float(0xff800000)   // -infinity: NVRTC has no <math.h> INFINITY
@@ -36,3 +29,11 @@ extern "C" __global__ void logsumexp(const float *x, float *out, int rows, int c
     if (lane == 0)
         out[r] = peak + logf(sum);
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "logsumexp"
+grid = ["ceil_div(rows, 8)"]
+block = ["256"]
+args = ["x", "out", "rows", "cols"]
+*/

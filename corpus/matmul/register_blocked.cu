@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "matmul"
-grid = ["ceil_div(n, 64)", "ceil_div(m, 64)"]
-block = ["256"]
-args = ["a", "b", "c", "m", "n", "k"]
-*/
 // 64 x 64 output tiles per block of 256 threads, each thread accumulating a 4 x 4 block of outputs
 // in registers: every shared-memory value read feeds four fused multiply-adds.
 #define BM 64
@@ -53,3 +46,11 @@ extern "C" __global__ void matmul(const float *a, const float *b, float *c, int 
                 c[(long)i * n + j] = acc[r][q];
         }
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "matmul"
+grid = ["ceil_div(n, 64)", "ceil_div(m, 64)"]
+block = ["256"]
+args = ["a", "b", "c", "m", "n", "k"]
+*/

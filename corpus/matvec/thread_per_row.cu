@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "matvec"
-grid = ["ceil_div(rows, 256)"]
-block = ["256"]
-args = ["a", "x", "y", "rows", "cols"]
-*/
 // One thread per row: the lanes of a warp read 32 different rows of A at the same column.
 extern "C" __global__ void matvec(const float *a, const float *x, float *y, int rows, int cols)
 {
@@ -16,3 +9,11 @@ extern "C" __global__ void matvec(const float *a, const float *x, float *y, int 
         acc += a[(long)r * cols + c] * x[c];
     y[r] = acc;
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "matvec"
+grid = ["ceil_div(rows, 256)"]
+block = ["256"]
+args = ["a", "x", "y", "rows", "cols"]
+*/

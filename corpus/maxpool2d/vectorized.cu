@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "maxpool2d"
-grid = ["ceil_div(w // 2, 64)", "ceil_div(h // 2, 8)", "n * c"]
-block = ["32", "8"]
-args = ["x", "out", "planes", "h", "w"]
-*/
 // Each thread produces two neighbouring outputs from one 16-byte load per input row (when rows are
 // 16-byte aligned, w % 4 == 0) and stores them as a float2; a 3-D grid removes the index division.
 extern "C" __global__ void maxpool2d(const float *__restrict__ x, float *__restrict__ out, int planes, int h, int w)
@@ -26,3 +19,11 @@ extern "C" __global__ void maxpool2d(const float *__restrict__ x, float *__restr
             dst[k] = fmaxf(fmaxf(top[2 * k], top[2 * k + 1]), fmaxf(top[w + 2 * k], top[w + 2 * k + 1]));
     }
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "maxpool2d"
+grid = ["ceil_div(w // 2, 64)", "ceil_div(h // 2, 8)", "n * c"]
+block = ["32", "8"]
+args = ["x", "out", "planes", "h", "w"]
+*/

@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "outer_product"
-grid = ["ceil_div(n, 256)", "ceil_div(m, 4)"]
-block = ["64", "4"]
-args = ["a", "b", "out", "m", "n"]
-*/
 // Four columns per thread with a float4 load of b and a float4 store when rows are 16-byte
 // aligned (n % 4 == 0); a[i] is read once per thread.
 extern "C" __global__ void outer_product(const float *__restrict__ a, const float *__restrict__ b,
@@ -24,3 +17,11 @@ extern "C" __global__ void outer_product(const float *__restrict__ a, const floa
             row[t] = ai * b[t];
     }
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "outer_product"
+grid = ["ceil_div(n, 256)", "ceil_div(m, 4)"]
+block = ["64", "4"]
+args = ["a", "b", "out", "m", "n"]
+*/

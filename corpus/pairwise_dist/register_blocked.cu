@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "pairwise_dist"
-grid = ["ceil_div(n, 64)", "ceil_div(m, 64)"]
-block = ["256"]
-args = ["p", "q", "out", "m", "n", "d"]
-*/
 // 64 x 64 pairs per block, 4 x 4 pairs per thread in registers; every coordinate read from shared
 // memory serves four pairs. Out-of-range coordinates are zero on both sides, adding nothing.
 #define BM 64
@@ -51,3 +44,11 @@ extern "C" __global__ void pairwise_dist(const float *p, const float *q, float *
                 out[(long)i * n + j] = acc[a][b];
         }
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "pairwise_dist"
+grid = ["ceil_div(n, 64)", "ceil_div(m, 64)"]
+block = ["256"]
+args = ["p", "q", "out", "m", "n", "d"]
+*/

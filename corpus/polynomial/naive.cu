@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "polynomial"
-grid = ["ceil_div(n, 256 * 32)"]
-block = ["256"]
-args = ["x", "coeffs", "y", "n"]
-*/
 // Each thread evaluates a contiguous run of 32 points, reading the coefficients from global
 // memory for every point; the per-thread runs make every warp access uncoalesced.
 #define DEGREE 16
@@ -20,3 +13,11 @@ extern "C" __global__ void polynomial(const float *x, const float *coeffs, float
         y[i] = acc;
     }
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "polynomial"
+grid = ["ceil_div(n, 256 * 32)"]
+block = ["256"]
+args = ["x", "coeffs", "y", "n"]
+*/

@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "polynomial"
-grid = ["ceil_div(n, 1024)"]
-block = ["256"]
-args = ["x", "coeffs", "y", "n"]
-*/
 // Four points per thread through a float4 load; the coefficients live in registers and the four
 // Horner chains run interleaved, which hides the fma latency.
 #define DEGREE 16
@@ -36,3 +29,11 @@ extern "C" __global__ void polynomial(const float *__restrict__ x, const float *
     if (i < n % 4)
         y[tail] = horner(c, x[tail]);
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "polynomial"
+grid = ["ceil_div(n, 1024)"]
+block = ["256"]
+args = ["x", "coeffs", "y", "n"]
+*/

@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "rms_norm"
-grid = ["rows"]
-block = ["256"]
-args = ["x", "weight", "out", "rows", "cols"]
-*/
 // One block per row: a coalesced strided pass, a shared-memory tree for the sum of squares, then
 // a coalesced output pass.
 extern "C" __global__ void rms_norm(const float *x, const float *weight, float *out, int rows, int cols)
@@ -25,3 +18,11 @@ extern "C" __global__ void rms_norm(const float *x, const float *weight, float *
     for (int c = threadIdx.x; c < cols; c += blockDim.x)
         out[(long)blockIdx.x * cols + c] = row[c] * scale * weight[c];
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "rms_norm"
+grid = ["rows"]
+block = ["256"]
+args = ["x", "weight", "out", "rows", "cols"]
+*/

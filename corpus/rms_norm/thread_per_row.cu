@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "rms_norm"
-grid = ["ceil_div(rows, 128)"]
-block = ["128"]
-args = ["x", "weight", "out", "rows", "cols"]
-*/
 // One thread per row: a serial pass for the mean square and one for the output; the lanes of a
 // warp read 32 different rows.
 extern "C" __global__ void rms_norm(const float *x, const float *weight, float *out, int rows, int cols)
@@ -20,3 +13,11 @@ extern "C" __global__ void rms_norm(const float *x, const float *weight, float *
     for (int c = 0; c < cols; c++)
         out[(long)r * cols + c] = row[c] * scale * weight[c];
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "rms_norm"
+grid = ["ceil_div(rows, 128)"]
+block = ["128"]
+args = ["x", "weight", "out", "rows", "cols"]
+*/

@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "rms_norm"
-grid = ["ceil_div(rows, 8)"]
-block = ["256"]
-args = ["x", "weight", "out", "rows", "cols"]
-*/
 // One warp per row with 16-byte loads and stores when rows are 16-byte aligned (cols % 4 == 0);
 // the sum of squares is combined with shuffles.
 extern "C" __global__ void rms_norm(const float *__restrict__ x, const float *__restrict__ weight,
@@ -41,3 +34,11 @@ extern "C" __global__ void rms_norm(const float *__restrict__ x, const float *__
             dst[c] = row[c] * scale * weight[c];
     }
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "rms_norm"
+grid = ["ceil_div(rows, 8)"]
+block = ["256"]
+args = ["x", "weight", "out", "rows", "cols"]
+*/

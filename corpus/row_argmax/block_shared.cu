@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "row_argmax"
-grid = ["rows"]
-block = ["256"]
-args = ["x", "out", "rows", "cols"]
-*/
 // One block per row: coalesced strided scan, then a shared-memory tree over (value, index) pairs.
 // Ties keep the smaller index, so the answer is the first maximum like the serial loop.
 #define NEG_INF __int_as_float(0xff800000)   // -infinity: NVRTC has no <math.h> INFINITY
@@ -38,3 +31,11 @@ extern "C" __global__ void row_argmax(const float *x, int *out, int rows, int co
     if (threadIdx.x == 0)
         out[blockIdx.x] = indices[0];
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "row_argmax"
+grid = ["rows"]
+block = ["256"]
+args = ["x", "out", "rows", "cols"]
+*/

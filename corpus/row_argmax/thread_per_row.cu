@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "row_argmax"
-grid = ["ceil_div(rows, 256)"]
-block = ["256"]
-args = ["x", "out", "rows", "cols"]
-*/
 // One thread scans a whole row; a warp's loads land in 32 different rows.
 extern "C" __global__ void row_argmax(const float *x, int *out, int rows, int cols)
 {
@@ -21,3 +14,11 @@ extern "C" __global__ void row_argmax(const float *x, int *out, int rows, int co
         }
     out[r] = best;
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "row_argmax"
+grid = ["ceil_div(rows, 256)"]
+block = ["256"]
+args = ["x", "out", "rows", "cols"]
+*/

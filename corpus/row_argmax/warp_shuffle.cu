@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "row_argmax"
-grid = ["ceil_div(rows, 8)"]
-block = ["256"]
-args = ["x", "out", "rows", "cols"]
-*/
 // One warp per row: coalesced scan, then the (value, index) pairs meet through register shuffles.
 #define NEG_INF __int_as_float(0xff800000)   // -infinity: NVRTC has no <math.h> INFINITY
 
@@ -35,3 +28,11 @@ extern "C" __global__ void row_argmax(const float *x, int *out, int rows, int co
     if (lane == 0)
         out[r] = best;
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "row_argmax"
+grid = ["ceil_div(rows, 8)"]
+block = ["256"]
+args = ["x", "out", "rows", "cols"]
+*/

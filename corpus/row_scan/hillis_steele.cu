@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "row_scan"
-grid = ["rows"]
-block = ["1024"]
-args = ["x", "out", "rows", "cols"]
-*/
 // One block per row, 1024 columns at a time: a Hillis-Steele scan in double-buffered shared
 // memory, then the running total of earlier tiles is added on.
 extern "C" __global__ void row_scan(const int *x, int *out, int rows, int cols)
@@ -37,3 +30,11 @@ extern "C" __global__ void row_scan(const int *x, int *out, int rows, int cols)
         __syncthreads();
     }
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "row_scan"
+grid = ["rows"]
+block = ["1024"]
+args = ["x", "out", "rows", "cols"]
+*/

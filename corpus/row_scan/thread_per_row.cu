@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "row_scan"
-grid = ["ceil_div(rows, 128)"]
-block = ["128"]
-args = ["x", "out", "rows", "cols"]
-*/
 // One thread scans a whole row serially; lanes of a warp work on 32 rows far apart in memory.
 extern "C" __global__ void row_scan(const int *x, int *out, int rows, int cols)
 {
@@ -17,3 +10,11 @@ extern "C" __global__ void row_scan(const int *x, int *out, int rows, int cols)
         out[(long)r * cols + c] = acc;
     }
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "row_scan"
+grid = ["ceil_div(rows, 128)"]
+block = ["128"]
+args = ["x", "out", "rows", "cols"]
+*/

@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "row_scan"
-grid = ["ceil_div(rows, 8)"]
-block = ["256"]
-args = ["x", "out", "rows", "cols"]
-*/
 // One warp per row, 32 columns per step: each lane loads one element (coalesced), a shuffle-up
 // scan adds the lanes below it, and lane 31's total carries into the next step.
 extern "C" __global__ void row_scan(const int *x, int *out, int rows, int cols)
@@ -30,3 +23,11 @@ extern "C" __global__ void row_scan(const int *x, int *out, int rows, int cols)
         carry = __shfl_sync(0xffffffffu, v, 31);
     }
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "row_scan"
+grid = ["ceil_div(rows, 8)"]
+block = ["256"]
+args = ["x", "out", "rows", "cols"]
+*/

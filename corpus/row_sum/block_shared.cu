@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "row_sum"
-grid = ["rows"]
-block = ["256"]
-args = ["x", "out", "rows", "cols"]
-*/
 // One block per row: threads stride across the row (coalesced), then a tree reduction in shared
 // memory combines the 256 partial sums.
 extern "C" __global__ void row_sum(const float *x, float *out, int rows, int cols)
@@ -24,3 +17,11 @@ extern "C" __global__ void row_sum(const float *x, float *out, int rows, int col
     if (threadIdx.x == 0)
         out[blockIdx.x] = partial[0];
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "row_sum"
+grid = ["rows"]
+block = ["256"]
+args = ["x", "out", "rows", "cols"]
+*/

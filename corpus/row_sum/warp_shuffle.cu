@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "row_sum"
-grid = ["ceil_div(rows, 8)"]
-block = ["256"]
-args = ["x", "out", "rows", "cols"]
-*/
 // One warp per row: lanes read the row in coalesced 128-byte steps, four independent accumulators
 // per lane, and a butterfly of register shuffles adds the lanes together without shared memory.
 extern "C" __global__ void row_sum(const float *x, float *out, int rows, int cols)
@@ -30,3 +23,11 @@ extern "C" __global__ void row_sum(const float *x, float *out, int rows, int col
     if (lane == 0)
         out[r] = acc;
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "row_sum"
+grid = ["ceil_div(rows, 8)"]
+block = ["256"]
+args = ["x", "out", "rows", "cols"]
+*/

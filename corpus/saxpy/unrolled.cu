@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "saxpy"
-grid = ["min(ceil_div(n, 256 * 4), 132 * 8)"]
-block = ["256"]
-args = ["x", "y", "out", "alpha", "n"]
-*/
 // Grid-stride loop over a fixed-size grid, unrolled four times so each thread keeps four
 // independent loads in flight.
 extern "C" __global__ void saxpy(const float *x, const float *y, float *out, float alpha, int n)
@@ -19,3 +12,11 @@ extern "C" __global__ void saxpy(const float *x, const float *y, float *out, flo
     for (; i < n; i += stride)
         out[i] = alpha * x[i] + y[i];
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "saxpy"
+grid = ["min(ceil_div(n, 256 * 4), 132 * 8)"]
+block = ["256"]
+args = ["x", "y", "out", "alpha", "n"]
+*/

@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "saxpy"
-grid = ["ceil_div(n, 1024)"]
-block = ["256"]
-args = ["x", "y", "out", "alpha", "n"]
-*/
 // 16-byte loads and stores: four elements per thread, the n % 4 leftovers one at a time.
 extern "C" __global__ void saxpy(const float *x, const float *y, float *out, float alpha, int n)
 {
@@ -20,3 +13,11 @@ extern "C" __global__ void saxpy(const float *x, const float *y, float *out, flo
     if (i < n % 4)
         out[tail] = alpha * x[tail] + y[tail];
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "saxpy"
+grid = ["ceil_div(n, 1024)"]
+block = ["256"]
+args = ["x", "y", "out", "alpha", "n"]
+*/

@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "softmax"
-grid = ["rows"]
-block = ["256"]
-args = ["x", "out", "rows", "cols"]
-*/
 // One block per row: coalesced strided passes, with the row maximum and the sum of exponentials
 // combined across the block by tree reductions in shared memory.
 #define NEG_INF __int_as_float(0xff800000)   // -infinity: NVRTC has no <math.h> INFINITY
@@ -42,3 +35,11 @@ extern "C" __global__ void softmax(const float *x, float *out, int rows, int col
     for (int c = threadIdx.x; c < cols; c += blockDim.x)
         dst[c] = expf(row[c] - peak) * inv;
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "softmax"
+grid = ["rows"]
+block = ["256"]
+args = ["x", "out", "rows", "cols"]
+*/

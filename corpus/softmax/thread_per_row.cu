@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "softmax"
-grid = ["ceil_div(rows, 128)"]
-block = ["128"]
-args = ["x", "out", "rows", "cols"]
-*/
 // One thread per row making three serial passes (max, sum of exponentials, normalise); the lanes
 // of a warp read 32 different rows.
 #define NEG_INF __int_as_float(0xff800000)   // -infinity: NVRTC has no <math.h> INFINITY
@@ -25,3 +18,11 @@ extern "C" __global__ void softmax(const float *x, float *out, int rows, int col
     for (int c = 0; c < cols; c++)
         dst[c] = expf(row[c] - peak) / sum;
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "softmax"
+grid = ["ceil_div(rows, 128)"]
+block = ["128"]
+args = ["x", "out", "rows", "cols"]
+*/

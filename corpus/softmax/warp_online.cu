@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "softmax"
-grid = ["ceil_div(rows, 8)"]
-block = ["256"]
-args = ["x", "out", "rows", "cols"]
-*/
 // One warp per row. A single read pass keeps a running maximum and a sum rescaled whenever the
 // maximum grows (online softmax); lanes merge their (max, sum) pairs through shuffles, and a
 // second pass writes the normalised values.
@@ -39,3 +32,11 @@ extern "C" __global__ void softmax(const float *x, float *out, int rows, int col
     for (int c = lane; c < cols; c += 32)
         dst[c] = expf(row[c] - peak) * inv;
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "softmax"
+grid = ["ceil_div(rows, 8)"]
+block = ["256"]
+args = ["x", "out", "rows", "cols"]
+*/

@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "spmv_ell"
-grid = ["ceil_div(rows, 32)"]
-block = ["256"]
-args = ["vals", "col", "x", "y", "rows", "nnz"]
-*/
 // Eight lanes per row (four rows per warp) keep more lanes busy on short rows; the randomly
 // indexed vector is read through the read-only data cache.
 extern "C" __global__ void spmv_ell(const float *__restrict__ vals, const int *__restrict__ col,
@@ -21,3 +14,11 @@ extern "C" __global__ void spmv_ell(const float *__restrict__ vals, const int *_
     if (r < rows && sub == 0)
         y[r] = acc;
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "spmv_ell"
+grid = ["ceil_div(rows, 32)"]
+block = ["256"]
+args = ["vals", "col", "x", "y", "rows", "nnz"]
+*/

@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "spmv_ell"
-grid = ["ceil_div(rows, 8)"]
-block = ["256"]
-args = ["vals", "col", "x", "y", "rows", "nnz"]
-*/
 // One warp per row: the lanes read a row's values and columns contiguously, and shuffles add up
 // the products. Rows shorter than 32 leave lanes idle.
 extern "C" __global__ void spmv_ell(const float *vals, const int *col, const float *x, float *y, int rows, int nnz)
@@ -21,3 +14,11 @@ extern "C" __global__ void spmv_ell(const float *vals, const int *col, const flo
     if (lane == 0)
         y[r] = acc;
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "spmv_ell"
+grid = ["ceil_div(rows, 8)"]
+block = ["256"]
+args = ["vals", "col", "x", "y", "rows", "nnz"]
+*/

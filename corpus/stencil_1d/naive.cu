@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "stencil_1d"
-grid = ["ceil_div(n, 256 * 32)"]
-block = ["256"]
-args = ["x", "w", "out", "n"]
-*/
 // Each thread computes a contiguous run of 32 outputs straight from global memory; the lanes of a
 // warp are 128 bytes apart, so their loads never share a request.
 #define RADIUS 4
@@ -21,3 +14,11 @@ extern "C" __global__ void stencil_1d(const float *x, const float *w, float *out
         out[i] = acc;
     }
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "stencil_1d"
+grid = ["ceil_div(n, 256 * 32)"]
+block = ["256"]
+args = ["x", "w", "out", "n"]
+*/

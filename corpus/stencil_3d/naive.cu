@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "stencil_3d"
-grid = ["ceil_div(nz, 8)", "ceil_div(ny, 8)", "ceil_div(nx, 4)"]
-block = ["8", "8", "4"]
-args = ["x", "out", "nz", "ny", "nx"]
-*/
 // The thread index follows the loop nest from the outside in (x -> k, y -> i, z -> j), so the
 // lanes of a warp sit in different planes and rows and nothing coalesces.
 extern "C" __global__ void stencil_3d(const float *x, float *out, int nz, int ny, int nx)
@@ -21,3 +14,11 @@ extern "C" __global__ void stencil_3d(const float *x, float *out, int nz, int ny
     else
         out[c] = 0.4f * x[c] + 0.1f * (x[c - plane] + x[c + plane] + x[c - nx] + x[c + nx] + x[c - 1] + x[c + 1]);
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "stencil_3d"
+grid = ["ceil_div(nz, 8)", "ceil_div(ny, 8)", "ceil_div(nx, 4)"]
+block = ["8", "8", "4"]
+args = ["x", "out", "nz", "ny", "nx"]
+*/

@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "stencil_3d"
-grid = ["ceil_div(nx, 32)", "ceil_div(ny, 8)", "1"]
-block = ["32", "8", "1"]
-args = ["x", "out", "nz", "ny", "nx"]
-*/
 // A 2-D block covers an (x, y) patch and marches through z; the column values below, at and above
 // the current plane stay in registers, so each step loads one new plane value plus the four
 // in-plane neighbours from a shared-memory tile of the current plane.
@@ -44,3 +37,11 @@ extern "C" __global__ void stencil_3d(const float *x, float *out, int nz, int ny
         above = inside && k + 2 < nz ? x[(k + 2) * plane + column] : 0.0f;
     }
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "stencil_3d"
+grid = ["ceil_div(nx, 32)", "ceil_div(ny, 8)", "1"]
+block = ["32", "8", "1"]
+args = ["x", "out", "nz", "ny", "nx"]
+*/

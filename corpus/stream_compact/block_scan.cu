@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "stream_compact"
-grid = ["rows"]
-block = ["256"]
-args = ["x", "out", "count", "rows", "cols"]
-*/
 // One block per row, 256 entries at a time: an exclusive scan of the keep flags in shared memory
 // gives every kept entry its output slot; a running offset carries across tiles.
 extern "C" __global__ void stream_compact(const float *x, float *out, int *count, int rows, int cols)
@@ -42,3 +35,11 @@ extern "C" __global__ void stream_compact(const float *x, float *out, int *count
     if (threadIdx.x == 0)
         count[blockIdx.x] = offset;
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "stream_compact"
+grid = ["rows"]
+block = ["256"]
+args = ["x", "out", "count", "rows", "cols"]
+*/

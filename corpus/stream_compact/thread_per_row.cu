@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "stream_compact"
-grid = ["ceil_div(rows, 128)"]
-block = ["128"]
-args = ["x", "out", "count", "rows", "cols"]
-*/
 // One thread compacts a whole row serially; the lanes of a warp touch 32 different rows.
 extern "C" __global__ void stream_compact(const float *x, float *out, int *count, int rows, int cols)
 {
@@ -21,3 +14,11 @@ extern "C" __global__ void stream_compact(const float *x, float *out, int *count
         out_row[c] = 0.0f;
     count[r] = kept;
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "stream_compact"
+grid = ["ceil_div(rows, 128)"]
+block = ["128"]
+args = ["x", "out", "count", "rows", "cols"]
+*/

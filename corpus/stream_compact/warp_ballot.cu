@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "stream_compact"
-grid = ["ceil_div(rows, 8)"]
-block = ["256"]
-args = ["x", "out", "count", "rows", "cols"]
-*/
 // One warp per row, 32 entries per step: __ballot_sync gathers the keep flags into a mask and a
 // population count of the lanes below gives each kept entry its slot, with no shared memory.
 extern "C" __global__ void stream_compact(const float *x, float *out, int *count, int rows, int cols)
@@ -30,3 +23,11 @@ extern "C" __global__ void stream_compact(const float *x, float *out, int *count
     if (lane == 0)
         count[r] = kept;
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "stream_compact"
+grid = ["ceil_div(rows, 8)"]
+block = ["256"]
+args = ["x", "out", "count", "rows", "cols"]
+*/

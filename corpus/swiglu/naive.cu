@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "swiglu"
-grid = ["ceil_div(n, 256 * 64)"]
-block = ["256"]
-args = ["gate", "up", "out", "n"]
-*/
 // Each thread handles a contiguous run of 64 elements; a warp's accesses are 256 bytes apart.
 __device__ __forceinline__ float silu(float v)
 {
@@ -18,3 +11,11 @@ extern "C" __global__ void swiglu(const float *gate, const float *up, float *out
     for (long i = start; i < start + chunk && i < n; i++)
         out[i] = silu(gate[i]) * up[i];
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "swiglu"
+grid = ["ceil_div(n, 256 * 64)"]
+block = ["256"]
+args = ["gate", "up", "out", "n"]
+*/

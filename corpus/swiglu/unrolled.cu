@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "swiglu"
-grid = ["min(ceil_div(n, 256 * 4), 132 * 8)"]
-block = ["256"]
-args = ["gate", "up", "out", "n"]
-*/
 // A grid-stride loop over a fixed grid, unrolled four times so each thread has four independent
 // loads in flight.
 __device__ __forceinline__ float silu(float v)
@@ -24,3 +17,11 @@ extern "C" __global__ void swiglu(const float *gate, const float *up, float *out
     for (; i < n; i += stride)
         out[i] = silu(gate[i]) * up[i];
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "swiglu"
+grid = ["min(ceil_div(n, 256 * 4), 132 * 8)"]
+block = ["256"]
+args = ["gate", "up", "out", "n"]
+*/

@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "swiglu"
-grid = ["ceil_div(n, 1024)"]
-block = ["256"]
-args = ["gate", "up", "out", "n"]
-*/
 // Four elements per thread with 16-byte loads and stores; the n % 4 leftovers one at a time.
 __device__ __forceinline__ float silu(float v)
 {
@@ -25,3 +18,11 @@ extern "C" __global__ void swiglu(const float *__restrict__ gate, const float *_
     if (i < n % 4)
         out[tail] = silu(gate[tail]) * up[tail];
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "swiglu"
+grid = ["ceil_div(n, 1024)"]
+block = ["256"]
+args = ["gate", "up", "out", "n"]
+*/

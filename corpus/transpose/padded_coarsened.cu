@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "transpose"
-grid = ["ceil_div(cols, 32)", "ceil_div(rows, 32)"]
-block = ["32", "8"]
-args = ["x", "out", "rows", "cols"]
-*/
 // The tile is padded to 33 columns (no bank conflicts) and a 32 x 8 block moves a 32 x 32 tile,
 // four rows per thread, so each thread has four independent loads in flight.
 extern "C" __global__ void transpose(const float *x, float *out, int rows, int cols)
@@ -24,3 +17,11 @@ extern "C" __global__ void transpose(const float *x, float *out, int rows, int c
             out[(long)oi * rows + oj] = tile[threadIdx.x][r];
     }
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "transpose"
+grid = ["ceil_div(cols, 32)", "ceil_div(rows, 32)"]
+block = ["32", "8"]
+args = ["x", "out", "rows", "cols"]
+*/

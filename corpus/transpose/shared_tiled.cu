@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "transpose"
-grid = ["ceil_div(cols, 32)", "ceil_div(rows, 32)"]
-block = ["32", "32"]
-args = ["x", "out", "rows", "cols"]
-*/
 // A 32 x 32 tile goes through shared memory so that both the read and the write are coalesced;
 // the column read of the unpadded tile makes 32-way bank conflicts.
 extern "C" __global__ void transpose(const float *x, float *out, int rows, int cols)
@@ -18,3 +11,11 @@ extern "C" __global__ void transpose(const float *x, float *out, int rows, int c
     if (oi < cols && oj < rows)
         out[(long)oi * rows + oj] = tile[threadIdx.x][threadIdx.y];
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "transpose"
+grid = ["ceil_div(cols, 32)", "ceil_div(rows, 32)"]
+block = ["32", "32"]
+args = ["x", "out", "rows", "cols"]
+*/

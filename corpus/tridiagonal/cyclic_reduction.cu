@@ -1,11 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "tridiagonal"
-grid = ["batch"]
-block = ["n"]
-dynamic_smem = "4 * 4 * n"
-args = ["lower", "diag", "upper", "rhs", "x", "batch", "n"]
-*/
 // Parallel cyclic reduction: one block per system, one thread per equation. Each step every
 // equation eliminates its neighbours at distance `stride` (which doubles), holding its own four
 // coefficients in registers and publishing them through shared memory; after about log2(n) steps
@@ -46,3 +38,12 @@ extern "C" __global__ void tridiagonal(const float *lower, const float *diag, co
     }
     x[at] = d / b;
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "tridiagonal"
+grid = ["batch"]
+block = ["n"]
+dynamic_smem = "4 * 4 * n"
+args = ["lower", "diag", "upper", "rhs", "x", "batch", "n"]
+*/

@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "tridiagonal"
-grid = ["ceil_div(batch, 128)"]
-block = ["128"]
-args = ["lower", "diag", "upper", "rhs", "x", "batch", "n"]
-*/
 // One thread per system running the Thomas algorithm straight on the row-major arrays: the lanes
 // of a warp read rows n floats apart, so every load is its own sector. The modified right-hand
 // side is kept in x and the modified upper diagonal in a per-thread scratch array (n <= 256).
@@ -26,3 +19,11 @@ extern "C" __global__ void tridiagonal(const float *lower, const float *diag, co
     for (int i = n - 2; i >= 0; i--)
         x[base + i] -= c[i] * x[base + i + 1];
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "tridiagonal"
+grid = ["ceil_div(batch, 128)"]
+block = ["128"]
+args = ["lower", "diag", "upper", "rhs", "x", "batch", "n"]
+*/

@@ -1,11 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "tridiagonal"
-grid = ["ceil_div(batch, 32)"]
-block = ["32"]
-dynamic_smem = "4 * 4 * 32 * (n + 1)"
-args = ["lower", "diag", "upper", "rhs", "x", "batch", "n"]
-*/
 // A block of 32 threads stages 32 whole systems in shared memory with coalesced loads (consecutive
 // threads read consecutive floats), each thread then runs the Thomas algorithm on its own system
 // there, and the solutions go back with coalesced stores. Rows are padded to n + 1 floats so that
@@ -43,3 +35,12 @@ extern "C" __global__ void tridiagonal(const float *lower, const float *diag, co
     for (int e = threadIdx.x; e < systems * n; e += 32)
         x[first + e] = d[(e / n) * pitch + e % n];
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "tridiagonal"
+grid = ["ceil_div(batch, 32)"]
+block = ["32"]
+dynamic_smem = "4 * 4 * 32 * (n + 1)"
+args = ["lower", "diag", "upper", "rhs", "x", "batch", "n"]
+*/

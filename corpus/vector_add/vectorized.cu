@@ -1,10 +1,3 @@
-/* kernelscope:plan
-[[launch]]
-kernel = "vector_add"
-grid = ["ceil_div(n, 1024)"]
-block = ["256"]
-args = ["a", "b", "c", "n"]
-*/
 // Four elements per thread through 16-byte loads; the last n % 4 elements are done one by one.
 extern "C" __global__ void vector_add(const float *a, const float *b, float *c, int n)
 {
@@ -19,3 +12,11 @@ extern "C" __global__ void vector_add(const float *a, const float *b, float *c, 
     if (i < n % 4)
         c[tail] = a[tail] + b[tail];
 }
+
+/* kernelscope:plan
+[[launch]]
+kernel = "vector_add"
+grid = ["ceil_div(n, 1024)"]
+block = ["256"]
+args = ["a", "b", "c", "n"]
+*/

@@ -1,11 +1,3 @@
-/* kernelscope:plan
-# four elements per thread: a quarter of the problem's grid
-[[launch]]
-kernel = "vector_add_float4"
-grid = ["ceil_div(n, 1024)"]
-block = ["256"]
-args = ["a", "b", "c", "n"]
-*/
 // Four elements per thread through 16-byte loads; the tail (n not a multiple of 4) is done scalar.
 __global__ void vector_add_float4(const float *__restrict__ a, const float *__restrict__ b,
                                   float *__restrict__ c, int n) {
@@ -18,3 +10,12 @@ __global__ void vector_add_float4(const float *__restrict__ a, const float *__re
         for (; i < n; ++i) c[i] = a[i] + b[i];
     }
 }
+
+/* kernelscope:plan
+# four elements per thread: a quarter of the problem's grid
+[[launch]]
+kernel = "vector_add_float4"
+grid = ["ceil_div(n, 1024)"]
+block = ["256"]
+args = ["a", "b", "c", "n"]
+*/
