@@ -208,7 +208,7 @@ def analyze_kernel(kernel, options: Options, usage, path: str, planned=()) -> Ke
     result = KernelResult(kernel, block, block_source, grid, memory, path=path,
                           rejected_launches=_rejected_launches(kernel, bindings))
     threads = block.threads * grid[0] * grid[1] * grid[2] if grid else None
-    result.intensity = intensity_analysis.analyze(kernel, memory, weights, intensity_analysis.default_gpu(options.arch),
+    result.intensity = intensity_analysis.analyze(kernel, memory, weights, _roofline_gpu(options.arch),
                                                   threads)
     result.resources = usage
     result.occupancy = _occupancy(kernel, block, usage, dynamic_smem, options)
@@ -245,6 +245,13 @@ def _plan_json(planned) -> dict:
     first = planned[0]
     return {"launch": first.number, "other_launches": [s.number for s in planned[1:]],
             "unresolved": {key: list(names) for key, names in first.missing.items()}}
+
+
+@functools.lru_cache(maxsize=16)
+def _roofline_gpu(arch: str):
+    """The GPU whose roofline the intensity analysis uses, looked up once per architecture rather
+    than once per kernel (profiles are frozen records)."""
+    return intensity_analysis.default_gpu(arch)
 
 
 MAX_LAUNCH_SHAPES = 16

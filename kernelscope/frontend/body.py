@@ -216,7 +216,9 @@ class Walker:
     def stmt_declaration(self, node) -> None:
         type_node = node.child_by_field_id(FIELD.type)
         base_type = normalise_type(self._node_text(type_node)) if type_node is not None else "int"
-        qualifiers = {c.text.decode("latin-1") for c in node.children if c.type in ("type_qualifier", "storage_class_specifier")}
+        source = self._source
+        qualifiers = {source[c.start_byte:c.end_byte] for c in node.children
+                      if c.type in ("type_qualifier", "storage_class_specifier")}
         is_shared = "__shared__" in qualifiers
         is_extern = "extern" in qualifiers
         for declarator in node.children_by_field_id(FIELD.declarator):
@@ -1326,11 +1328,12 @@ def _always_exits(node) -> bool:
     """Does this statement always leave the enclosing block (return/continue/break)?"""
     if node is None:
         return False
-    if node.type in ("return_statement", "continue_statement", "break_statement"):
+    kind = node.type
+    if kind in ("return_statement", "continue_statement", "break_statement"):
         return True
-    if node.type == "compound_statement":
+    if kind == "compound_statement":
         return any(_always_exits(c) for c in node.named_children)
-    if node.type == "if_statement":
+    if kind == "if_statement":
         alternative = node.child_by_field_id(FIELD.alternative)
         return alternative is not None and _always_exits(node.child_by_field_id(FIELD.consequence)) and \
             all(_always_exits(c) for c in alternative.named_children)
