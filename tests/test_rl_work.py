@@ -45,3 +45,18 @@ def test_known_implementations_doing_more_work_for_parallelism_keep_a_full_work_
                         task.for_implementation(implementation))
         assert result.outcome == "ok", (implementation["file"], result.hacks)
         assert result.components["work_share"] == 1.0, implementation["file"]
+
+
+def test_dead_arithmetic_in_one_launch_of_a_plan_does_not_raise_the_structure_term(reward):
+    task = load_task(CORPUS / "col_sum")
+    honest = (CORPUS / "col_sum" / "plans" / "two_pass.cu").read_text()
+    line = "a0 += __ldg(&x[(long)r * cols + c]);"
+    padded = honest.replace(line, line[:-1] + " + 0.0f * (a0 * a0 * a0 * a1 * a2 * a3 + a1 * a2);")
+    assert padded != honest
+    before, after = reward(fenced(honest), task), reward(fenced(padded), task)
+    assert before.outcome == after.outcome == "ok"
+    assert len(before.launches) == 2
+    assert after.components["structure_intensity"] <= before.components["structure_intensity"] + 1e-4
+    assert after.components["structure"] < before.components["structure"]
+    assert after.total < before.total
+    assert after.components["work_share"] < 1.0 == before.components["work_share"]

@@ -445,12 +445,13 @@ class UnifiedReward:
             return self._fail("incorrect", config.incorrect, speedup=speedup, **details)
 
         task = item.task
-        # FLOPs beyond what the problem needs earn nothing (one-launch candidates; a plan's launches
-        # split the work in ways a per-kernel yardstick cannot follow)
-        kernel = item.kernel if item.launched else self.work_cap(item.kernel, task)
-        structure_parts = self._structure_parts(item.launched or [(kernel, 1)], task)
+        # FLOPs beyond what the problem needs earn nothing: one kernel's, or a plan's launches together
+        launched = self.work_cap.cap_launches(item.launched, task) if item.launched else \
+            [(self.work_cap(item.kernel, task), 1)]
+        structure_parts = self._structure_parts(launched, task)
         weights = config.structure_weights
-        share = work_share(kernel)  # beyond the most any known implementation does, structure shrinks
+        # beyond the most any known implementation does, structure shrinks (one share for a whole plan)
+        share = min(work_share(kernel) for kernel, _ in launched)
         structure = share * sum(weights.get(k, 0.0) * v for k, v in structure_parts.items()) / sum(
             weights.get(k, 0.0) for k in structure_parts)
         baseline = self.baseline_fn(task) if task is not None and speedup is not None else None
