@@ -11,6 +11,8 @@ the first iteration. An environment may override them (to look at later iteratio
 
 from __future__ import annotations
 
+import itertools
+import operator
 import threading
 
 import numpy as np
@@ -50,7 +52,7 @@ class Expr:
     # `_opaque` (see _fold), and whether stand-in values for unbound scalars decide a condition
     # (analyses.threads).
     __slots__ = ("_free_names", "_symbols", "_carried", "_has_load", "_opaque", "_decided_by_stand_ins",
-                 "_weight", "_depth", "_env_names")
+                 "_weight", "_depth", "_env_names", "_key")
 
     def children(self) -> tuple:
         """The operand nodes (a loop variable's default counts as one)."""
@@ -108,6 +110,10 @@ class Const(Expr):
 
     def __init__(self, value):
         self.value = value
+        kind = type(value)
+        # the value's type, and for anything but an integer its text: 1, 1.0 and True, or 0.0 and
+        # -0.0, are different constants
+        self._key = _intern((Const, kind, value if kind is int or kind is bool else repr(value)))
 
     def __reduce__(self):                 # copy and pickle rebuild it (the class attributes are not slots)
         return Const, (self.value,)
@@ -137,6 +143,7 @@ class Sym(Expr):
         self.default = default
         self.varying = varying      # set for variables updated with thread-dependent values in loops
         own = _name_set(name)
+        self._key = _intern((Sym, name, default._key if default is not None else 0, varying))
         if default is None:
             self._weight = self._depth = 1
             self._symbols = self._free_names = self._env_names = own
@@ -188,6 +195,7 @@ class Load(Expr):
         self.array = array
         self.index = index
         _summarise(self, (index,), True)
+        self._key = _intern((Load, array, index._key))
 
     def children(self):
         return (self.index,)
@@ -209,6 +217,7 @@ class Opaque(Expr):
         self.operands = tuple(operands)
         self.thread_varying = thread_varying
         _summarise(self, self.operands, True)
+        self._key = _intern((Opaque, text, thread_varying, tuple(o._key for o in self.operands)))
 
     def children(self):
         return self.operands
@@ -229,6 +238,7 @@ class AtomicResult(Opaque):
         super().__init__(text, (), thread_varying=True)
         self.key = f"{text}@{line}:{column}"
         self._env_names = frozenset((self.key,))
+        self._key = _intern((AtomicResult, self.key))
 
     def _needs(self, env):
         if self.key not in env:
@@ -257,6 +267,7 @@ class Binary(Expr):
         self._carried = _join(left._carried, right._carried)
         self._env_names = _join(left._env_names, right._env_names)
         self._has_load = left._has_load or right._has_load
+        self._key = _intern((Binary, op, left._key, right._key))
 
     def children(self):
         return (self.left, self.right)
@@ -285,6 +296,7 @@ class Unary(Expr):
         self.op = op
         self.operand = operand
         _summarise(self, (operand,))
+        self._key = _intern((Unary, op, operand._key))
 
     def children(self):
         return (self.operand,)
@@ -312,6 +324,7 @@ class Select(Expr):
         self.if_true = if_true
         self.if_false = if_false
         _summarise(self, (condition, if_true, if_false))
+        self._key = _intern((Select, condition._key, if_true._key, if_false._key))
 
     def children(self):
         return (self.condition, self.if_true, self.if_false)
@@ -339,6 +352,7 @@ class Call(Expr):
         self.name = name
         self.args = tuple(args)
         _summarise(self, self.args)
+        self._key = _intern((Call, name, tuple(a._key for a in self.args)))
 
     def children(self):
         return self.args
@@ -367,15 +381,24 @@ def evaluate(root: Expr, env: dict):
     HEAVY_WEIGHT nodes (shared ones counted again) are walked without even a memo."""
     if root._weight < HEAVY_WEIGHT:
         return root._small(env)
-    return evaluate_shared(root, env, {})
+    if root._depth > RECURSIVE_DEPTH:
+        return _evaluate_deep(root, env)
+    needed = root._needs(env)
+    if not needed:                            # a leaf or a bound name
+        return root._combine(env, ())
+    try:
+        return root._combine(env, _operands(needed, env, {}, False))
+    except RecursionError:                    # called from deep inside something else
+        return _evaluate_deep(root, env)
 
 
 def evaluate_shared(root: Expr, env: dict, values: dict):
-    """`evaluate`, keeping every inner node's value in `values` (id(node) -> value) and reusing what
-    it already holds: a caller that evaluates many expressions sharing subexpressions passes one
-    dict to all, provided every node it may hold has the same value in each of their environments
-    (and that the nodes outlive the dict, so that their ids stay theirs)."""
-    value = values.get(id(root), _MISSING)
+    """`evaluate`, keeping every inner node's value in `values` under its structure_key and reusing
+    what it already holds: a caller that evaluates many expressions (of one kernel or of many)
+    passes one dict to all, provided that equal structures have equal values in each of their
+    environments."""
+    key = structure_key(root)
+    value = values.get(key, _MISSING)
     if value is not _MISSING:
         return value
     if root._depth > RECURSIVE_DEPTH:
@@ -384,15 +407,16 @@ def evaluate_shared(root: Expr, env: dict, values: dict):
     if not needed:                            # a leaf or a bound name
         return root._combine(env, ())
     try:
-        value = root._combine(env, _operands(needed, env, values))
+        value = root._combine(env, _operands(needed, env, values, True))
     except RecursionError:                    # called from deep inside something else
         return _evaluate_deep(root, env)
-    values[id(root)] = value
+    values[key] = value
     return value
 
 
-def _operands(needed, env: dict, values: dict) -> list:
-    """The values of `needed` (evaluated left to right, each distinct node once per call).
+def _operands(needed, env: dict, values: dict, by_structure: bool) -> list:
+    """The values of `needed` (evaluated left to right, each distinct node once per call; kept in
+    `values` under the node's id, or under its structure_key when `by_structure`).
     Constants, names and binary operators, nearly every node, are evaluated inline: what their
     `_needs` and `_combine` would do, without the two method calls."""
     result = []
@@ -408,19 +432,19 @@ def _operands(needed, env: dict, values: dict) -> list:
                 continue
             if child.default is None:
                 raise Unbound(child.name)
-        key = id(child)
+        key = child._key if by_structure else id(child)
         value = values.get(key, _MISSING)
         if value is _MISSING:
             if kind is Binary:
                 apply = child._apply
                 if apply is None:
                     raise Unevaluable(f"operator {child.op}")
-                left, right = _operands((child.left, child.right), env, values)
+                left, right = _operands((child.left, child.right), env, values, by_structure)
                 value = apply(left, right)
             else:
                 grandchildren = child._needs(env)
                 if grandchildren:
-                    value = child._combine(env, _operands(grandchildren, env, values))
+                    value = child._combine(env, _operands(grandchildren, env, values, by_structure))
                 else:
                     value = child._combine(env, ())
             values[key] = value
@@ -551,6 +575,30 @@ def _summarise(node: Expr, children: tuple, loads: bool = False) -> None:
     node._has_load = has_load
 
 
+# Structure keys: one integer per distinct way of building a node, handed out from a counter and
+# never reused, so that a full table can simply be emptied (later nodes then get new keys, and
+# only sharing with the earlier ones is lost).
+_STRUCTURES: dict = {}
+_MAX_STRUCTURES = 1 << 17
+_NEXT_KEY = itertools.count(1)
+
+
+def structure_key(root: Expr) -> int:
+    """An integer that two nodes share when they are built alike (same kind, operator, name,
+    constant and operands, recursively): equal keys, equal values in any one environment. Every
+    constructor interns its node's structure (hash-consing, without merging the nodes)."""
+    return root._key
+
+
+def _intern(structure: tuple) -> int:
+    key = _STRUCTURES.get(structure)
+    if key is None:
+        if len(_STRUCTURES) >= _MAX_STRUCTURES:
+            _STRUCTURES.clear()
+        key = _STRUCTURES[structure] = next(_NEXT_KEY)
+    return key
+
+
 def _fold(root: Expr, slot: str, own):
     """`own(node)` for `root`, computed bottom-up once per node of the DAG and kept in `slot`;
     `own` may read its children's `slot` (already filled when it runs)."""
@@ -678,9 +726,9 @@ def _compare(function):
 
 
 _BINARY = {
-    "+": lambda a, b: a + b,
-    "-": lambda a, b: a - b,
-    "*": lambda a, b: a * b,
+    "+": operator.add,          # (the operator module's functions: no Python frame per node)
+    "-": operator.sub,
+    "*": operator.mul,
     "/": _c_divide,
     "%": _c_modulo,
     "<<": lambda a, b: _shift(a, b, True),

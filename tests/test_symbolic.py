@@ -282,3 +282,20 @@ def test_shared_evaluation_reuses_values_and_agrees_with_a_fresh_one():
     for expr in _random_dag(rng, 80)[6:]:
         assert _outcome(lambda e, en: sx.evaluate_shared(e, en, values), expr, env) == _outcome(sx.evaluate, expr, env)
     assert values, "inner nodes are kept for the next expression"
+
+
+def _index_tree(name="n"):
+    tid = sx.Sym("threadIdx.x")
+    return sx.binary("<", sx.binary("+", sx.binary("*", sx.Sym("blockIdx.x"), sx.Sym("blockDim.x")), tid), sx.Sym(name))
+
+
+def test_trees_built_alike_share_a_structure_key_and_others_do_not():
+    assert sx.structure_key(_index_tree()) == sx.structure_key(_index_tree())
+    assert sx.structure_key(_index_tree("n")) != sx.structure_key(_index_tree("m"))
+    constants = [sx.Const(1), sx.Const(1.0), sx.Const(True), sx.Const(0.0), sx.Const(-0.0)]
+    assert len({sx.structure_key(c) for c in constants}) == len(constants)
+    loop = sx.Sym("i", default=sx.Const(0))
+    assert sx.structure_key(loop) != sx.structure_key(sx.Sym("i"))
+    assert sx.structure_key(loop) != sx.structure_key(sx.Sym("i", default=sx.Const(1)))
+    assert sx.structure_key(sx.Binary("-", TID, sx.Sym("n"))) != sx.structure_key(sx.Binary("-", sx.Sym("n"), TID))
+    assert sx.structure_key(sx.Load("a", TID)) != sx.structure_key(sx.Load("b", TID))

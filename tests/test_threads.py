@@ -78,3 +78,66 @@ def test_lanes_agree_with_evaluating_each_expression_on_its_own():
         assert np.array_equal(lanes.mask(conditions), threads.condition_mask(conditions, env, block.slots))
         assert np.array_equal(lanes.active_mask(conditions),
                               threads.active_slots(block) & threads.condition_mask(conditions, env, block.slots))
+
+
+def _lanes(block, bindings):
+    env = threads.thread_env(block, (4, 1, 1), bindings)
+    return threads.Lanes(env, block.slots, threads.active_slots(block))
+
+
+def test_kernels_written_alike_are_evaluated_once_per_launch_shape_and_bindings(monkeypatch):
+    def address():          # what each copy of a kernel builds for itself: new nodes, the same tree
+        tid = sx.Sym("threadIdx.x")
+        return sx.binary("*", sx.binary("+", sx.binary("*", sx.Sym("blockIdx.x"), sx.Sym("blockDim.x")), tid),
+                         sx.Sym("stride"))
+    block = threads.BlockShape(64)
+    first = _lanes(block, {"stride": 3}).values(address())
+    evaluated = []
+    original = sx.evaluate_shared
+    monkeypatch.setattr(sx, "evaluate_shared", lambda *args: evaluated.append(1) or original(*args))
+    again = _lanes(block, {"stride": 3}).values(address())
+    assert evaluated == [] and np.array_equal(first, again)
+    other = _lanes(block, {"stride": 5}).values(address())          # other bindings: evaluated anew
+    assert evaluated == [1] and np.array_equal(other, first // 3 * 5)
+    shape = threads.BlockShape(96)
+    wider = _lanes(shape, {"stride": 3}).values(address())         # another shape too
+    env = threads.thread_env(shape, (4, 1, 1), {"stride": 3})
+    assert evaluated == [1, 1] and np.array_equal(wider, threads.evaluate_per_thread(address(), env, shape.slots))
+
+
+def test_masks_for_a_loop_value_agree_with_evaluating_the_guards_there():
+    tid, step = sx.Sym("threadIdx.x"), sx.Sym("s", default=sx.Const(64))
+    block = threads.BlockShape(128)
+    lanes = _lanes(block, {"n": 100})
+    guards = [_guard(sx.binary("<", tid, sx.Sym("n"))), _guard(sx.binary("<", tid, step)),
+              _guard(sx.binary("==", sx.binary("%", tid, sx.binary("*", step, 2)), 0), True)]
+    for value in (64, 32, 1):
+        env = {**lanes.env, "s": value}
+        for conditions in (guards, guards[1:], guards[:1]):
+            assert np.array_equal(lanes.mask_in(conditions, env, {"s": value}),
+                                  threads.condition_mask(conditions, env, block.slots))
+
+
+def test_guards_over_several_unbound_scalars_keep_the_verdict_of_the_first_environment_they_met():
+    # `tid >= n - m - t`: whether stand-ins decide it is judged once per node, in the first
+    # environment it meets; Lanes must leave each node the verdict condition_values would have.
+    def guard():
+        t = sx.Sym("t", default=sx.Const(0))
+        return sx.binary(">=", sx.Sym("threadIdx.x"), sx.binary("-", sx.binary("-", sx.Sym("n"), sx.Sym("m")), t))
+
+    block = threads.BlockShape(64)
+    lanes = _lanes(block, {})
+    plain_env = dict(lanes.env)
+    orders = [("loop", "base"), ("base", "loop"), ("base",), ("loop",)]
+    for order in orders:
+        kept_copy, plain_copy = guard(), guard()          # one judged through Lanes, one directly
+        for where in order:
+            if where == "base":
+                got = lanes.condition(kept_copy)
+                want = threads.condition_values(plain_copy, plain_env, block.slots)
+            else:
+                env = {**lanes.env, "t": 5}
+                got = lanes.mask_in([_guard(kept_copy)], env, {"t": 5})
+                want = threads.condition_mask([_guard(plain_copy)], env, block.slots)
+            assert (got is None and want is None) or np.array_equal(got, want), (order, where)
+        assert getattr(kept_copy, "_decided_by_stand_ins", None) == getattr(plain_copy, "_decided_by_stand_ins", None)

@@ -14,6 +14,7 @@ from the access records; shared-memory bytes are reported separately.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from kernelscope import profiles_db
 from kernelscope.analyses.trips import ExecWeights
@@ -134,8 +135,10 @@ def _roofline(result: IntensityResult, gpu) -> None:
     result.bound = "memory" if intensity < result.ridge_point else "compute"
 
 
+@lru_cache(maxsize=32)
 def default_gpu(arch: str):
-    """The named GPU the roofline uses for an architecture (H200 for sm_90; profiles/gpus.json)."""
+    """The named GPU the roofline uses for an architecture (H200 for sm_90; profiles/gpus.json);
+    asked once per kernel, looked up once per architecture."""
     return profiles_db.reference_gpu(arch)
 
 

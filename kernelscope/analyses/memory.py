@@ -21,6 +21,7 @@ lanes, and counted the way the hardware counts them:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -136,20 +137,22 @@ def analyze(kernel, block: BlockShape, bindings: dict | None = None, grid=None,
 
 
 class _Layouts:
-    """Pattern and cost of one address vector under one mask. Accesses of a kernel often share both
-    (`x[i]` and `y[i]`, the load and the store of `s[t] += ...`): each distinct case is counted once."""
-
-    def __init__(self):
-        self._cache: dict = {}
+    """Pattern and cost of one address vector under one mask. Accesses often share both (`x[i]` and
+    `y[i]`, the load and the store of `s[t] += ...`, and the same indexing in many kernels of a
+    file): each distinct case is counted once in a process (the answer depends on the values only)."""
 
     def __call__(self, addresses: np.ndarray, active: np.ndarray, elem: int, shared: bool, symbolic_stride):
         """(stride_bytes, pattern, wavefronts or sectors per request, conflict-free count)."""
-        key = (addresses.tobytes(), active.tobytes(), elem, shared, symbolic_stride)
-        if key not in self._cache:
-            stride, pattern = _pattern(addresses, active, elem, symbolic_stride)
-            cost, ideal = (_shared_wavefronts if shared else _sectors)(addresses, active, elem)
-            self._cache[key] = stride, pattern, cost, ideal
-        return self._cache[key]
+        return _layout(addresses.tobytes(), active.tobytes(), elem, shared, symbolic_stride)
+
+
+@lru_cache(maxsize=4096)
+def _layout(addresses: bytes, active: bytes, elem: int, shared: bool, symbolic_stride):
+    addresses = np.frombuffer(addresses, dtype=np.int64)
+    active = np.frombuffer(active, dtype=bool)
+    stride, pattern = _pattern(addresses, active, elem, symbolic_stride)
+    cost, ideal = (_shared_wavefronts if shared else _sectors)(addresses, active, elem)
+    return stride, pattern, cost, ideal
 
 
 def _access(access, lanes: Lanes, active: np.ndarray, weights: ExecWeights, layouts: _Layouts) -> AccessResult:
@@ -159,10 +162,7 @@ def _access(access, lanes: Lanes, active: np.ndarray, weights: ExecWeights, layo
                           exec_weight=_round(numeric_weight) if numeric_weight is not None else symbolic_weight,
                           averaging_weight=numeric_weight if numeric_weight is not None else
                           weights.averaging_weight(access.weight_context))
-    lanes_per_warp = active.reshape(-1, WARP_SIZE).sum(axis=1)
-    issuing = lanes_per_warp > 0
-    result.active_lanes = _mean(lanes_per_warp[issuing]) if issuing.any() else 0.0
-    result.requests_per_block = float(issuing.sum())
+    lanes_per_warp, issuing, result.active_lanes, result.requests_per_block = _warp_requests(active.tobytes())
     env, slots = lanes.env, lanes.slots
     free = sx.free_names(access.address)
     try:
@@ -187,6 +187,15 @@ def _access(access, lanes: Lanes, active: np.ndarray, weights: ExecWeights, layo
         if result.pattern == "strided" and cost is not None and ideal and cost <= ideal * 1.25:
             result.pattern = "coalesced"  # e.g. 2-D blocks: rows of a warp are each contiguous
     return result
+
+
+@lru_cache(maxsize=1024)
+def _warp_requests(active: bytes):
+    """(active lanes of each warp, which warps issue a request, mean active lanes of those, their
+    number) for a mask of active slots; accesses mostly share a few masks."""
+    lanes_per_warp = np.frombuffer(active, dtype=bool).reshape(-1, WARP_SIZE).sum(axis=1)
+    issuing = lanes_per_warp > 0
+    return lanes_per_warp, issuing, _mean(lanes_per_warp[issuing]) if issuing.any() else 0.0, float(issuing.sum())
 
 
 def _with_warp_uniform_loads(address, env: dict, slots: int, active: np.ndarray):
@@ -277,8 +286,12 @@ def _pattern(addresses: np.ndarray, active: np.ndarray, elem: int, symbolic_stri
         lanes = warp[mask]
         if lanes.size < 2:
             continue
-        if (lanes == lanes[0]).all():
+        values = lanes.tolist()
+        low, high = min(values), max(values)
+        if low == high:
             return 0, "broadcast"
+        if -_EXACT < low and high < _EXACT:
+            return _pattern_of(values, elem, symbolic_stride)
         differences = np.diff(lanes)
         # (increasing addresses, the usual case, are all distinct: no need to count them)
         if symbolic_stride is None and not (differences > 0).all() and \
@@ -293,6 +306,25 @@ def _pattern(addresses: np.ndarray, active: np.ndarray, elem: int, symbolic_stri
             return stride, "coalesced"
         return stride, "strided"
     return None, "broadcast" if addresses.size else "unknown"
+
+
+# Below this magnitude the lanes' differences fit in int64, so Python ints give numpy's answers
+_EXACT = 1 << 62
+
+
+def _pattern_of(values: list, elem: int, symbolic_stride):
+    """_pattern's judgement of one warp's active lanes (at least two distinct addresses), on Python
+    ints: a few dozen lanes cost less as a list than as numpy calls."""
+    differences = [b - a for a, b in zip(values, values[1:])]
+    if symbolic_stride is None and min(differences) <= 0 and len(set(values)) * BROADCAST_SHARE <= len(values):
+        return 0, "broadcast"      # see _pattern
+    first = differences[0]
+    stride = first if differences.count(first) == len(differences) else int(np.median(np.asarray(differences)))
+    if symbolic_stride is not None:
+        return symbolic_stride, "strided"
+    if stride == elem and all(d >= 0 for d in differences if d != stride):
+        return stride, "coalesced"
+    return stride, "strided"
 
 
 def _sectors(addresses: np.ndarray, active: np.ndarray, elem: int):
@@ -361,12 +393,21 @@ def _branch(branch, lanes: Lanes, active: np.ndarray) -> BranchResult:
     values = lanes.condition(expr)
     if values is None:
         return BranchResult(branch.line, branch.column, branch.kind, None, None, None, in_loop)
+    share, fraction = _split(values.tobytes(), active.tobytes())
+    return BranchResult(branch.line, branch.column, branch.kind, fraction > 0, share, fraction, in_loop)
+
+
+@lru_cache(maxsize=1024)
+def _split(truth: bytes, active: bytes):
+    """(share of active slots where the condition holds, fraction of issuing warps with active lanes
+    on both sides) for a condition's truth and the active slots, both as bool bytes."""
+    values, active = np.frombuffer(truth, dtype=bool), np.frombuffer(active, dtype=bool)
     truth, masks = values.reshape(-1, WARP_SIZE), active.reshape(-1, WARP_SIZE)
     issuing = masks.any(axis=1)
     split = ((truth & masks).any(axis=1) & (~truth & masks).any(axis=1))[issuing]
     share = _mean(values[active]) if active.any() else None
     fraction = _mean(split) if split.size else 0.0
-    return BranchResult(branch.line, branch.column, branch.kind, fraction > 0, share, fraction, in_loop)
+    return share, fraction
 
 
 def _mean(values: np.ndarray) -> float:
@@ -375,6 +416,8 @@ def _mean(values: np.ndarray) -> float:
 
 
 def _round(value):
+    if type(value) is float:            # the usual case, first (what the general path below does)
+        return int(value) if value == int(value) else round(value, 4)
     if value is None or isinstance(value, str):
         return value
     if isinstance(value, (int, np.integer)):

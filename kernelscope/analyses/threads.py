@@ -20,6 +20,7 @@ Uniformity is decided two ways, used together:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -98,8 +99,13 @@ def block_shape(block) -> BlockShape:
 
 
 def thread_space(block, padded: bool = False) -> ThreadSpace:
-    """The block's threads; `padded` adds inactive lanes up to a whole last warp."""
-    shape = block_shape(block)
+    """The block's threads; `padded` adds inactive lanes up to a whole last warp. One space per
+    shape is built and shared (a file's kernels mostly run in a few shapes): treat it as read-only."""
+    return _thread_space(block_shape(block), padded)
+
+
+@lru_cache(maxsize=64)
+def _thread_space(shape: BlockShape, padded: bool) -> ThreadSpace:
     x, y = shape.x, shape.y
     linear = np.arange(shape.slots if padded else shape.threads, dtype=np.int64)
     lane, warp = linear % WARP_SIZE, linear // WARP_SIZE
@@ -108,7 +114,10 @@ def thread_space(block, padded: bool = False) -> ThreadSpace:
         "%laneid": lane, "%warpid": warp,
         "blockDim.x": x, "blockDim.y": y, "blockDim.z": shape.z, "warpSize": WARP_SIZE,
     }
-    return ThreadSpace(shape, linear, lane, warp, linear < shape.threads, env)
+    active = linear < shape.threads
+    for array in (linear, lane, warp, active, *(value for value in env.values() if isinstance(value, np.ndarray))):
+        array.setflags(write=False)       # shared by every kernel of this shape
+    return ThreadSpace(shape, linear, lane, warp, active, env)
 
 
 # -- the padded space of the memory, divergence and intensity analyses --------------------------------
@@ -197,36 +206,42 @@ def condition_mask(conditions, env: dict, slots: int) -> np.ndarray:
     return mask
 
 
+_UNSIGNED = object()
+
+
 class Lanes:
     """The padded thread slots of one block under one environment, with what the memory, divergence
-    and intensity analyses ask of them kept, so that each is computed once per kernel: every
-    expression's value for every slot (PLACEHOLDER or PLACEHOLDER_ALT standing in for unbound
-    scalars, as evaluate_per_thread(expr, with_placeholders(expr, env, value), slots) gives it),
-    each node's value on the way (subexpressions that accesses and conditions share are evaluated
-    once), each condition's truth (condition_values) and each guard's mask (condition_mask).
-    Expressions are kept by identity: they must outlive the Lanes (a kernel's records do)."""
+    and intensity analyses ask of them kept, so that each is computed once: every expression's
+    value for every slot (PLACEHOLDER or PLACEHOLDER_ALT standing in for unbound scalars, as
+    evaluate_per_thread(expr, with_placeholders(expr, env, value), slots) gives it), each node's
+    value on the way, each condition's truth (condition_values) and each guard's mask
+    (condition_mask). Values are kept by the expressions' structure (symbolic.structure_key), for
+    every Lanes of an equal environment: subexpressions that a kernel's accesses and conditions
+    share, and kernels written alike (copies, instantiations with the same arguments), are
+    evaluated once per launch shape and bindings."""
 
-    def __init__(self, env: dict, slots: int, active: np.ndarray):
+    def __init__(self, env: dict, slots: int, active: np.ndarray, signature=_UNSIGNED):
         self.env, self.slots, self.active = env, slots, active
-        self._nodes = {PLACEHOLDER: {}, PLACEHOLDER_ALT: {}}   # stand-in -> {id(node): value}
-        self._values = {PLACEHOLDER: {}, PLACEHOLDER_ALT: {}}  # stand-in -> {id(expr): (array, error)}
-        self._truths: dict = {}      # id(expr) -> truth or None
+        if signature is _UNSIGNED:
+            signature = _signature(env, slots)
+        self.signature = signature
+        self._kept = _kept_for(signature, env, slots)
+        self._own_truths: dict = {}  # id(expr) -> truth, for conditions stand-ins may decide
+        self._within: dict = {}      # changed names and values -> Lanes of that environment
         self._raw: dict = {}         # ids of conditions -> AND of the truths that are known
         self._masks: dict = {}       # ids of conditions -> condition_mask's answer
         self._active: dict = {}      # ids of conditions -> active slots that pass them
 
     def values(self, expr: sx.Expr, stand_in: int = PLACEHOLDER) -> np.ndarray:
         """expr's value for every slot (int64, read-only by convention); raises what UNEVALUABLE lists."""
-        kept = self._values[stand_in].get(id(expr))
+        values = self._kept.values[stand_in]
+        key = sx.structure_key(expr)
+        kept = values.get(key)
         if kept is None:
-            try:
-                kept = (self._evaluate(expr, stand_in), None)
-            except UNEVALUABLE as exc:
-                kept = (None, exc)
-            self._values[stand_in][id(expr)] = kept
-        if kept[1] is not None:
-            raise kept[1]
-        return kept[0]
+            # (an expression that cannot be evaluated raises again each time: keeping the exception
+            # would keep its traceback's frames, and with them a kernel's records, alive)
+            kept = values[key] = self._evaluate(expr, stand_in)
+        return kept
 
     def _evaluate(self, expr: sx.Expr, stand_in: int) -> np.ndarray:
         env = self.env
@@ -239,22 +254,58 @@ class Lanes:
                 return _as_slots(sx.evaluate(expr, env), self.slots)
         # Every node's value is now the same in each expression's environment: a node's unbound
         # names are unbound in every expression that contains it, and get the same stand-in.
-        return _as_slots(sx.evaluate_shared(expr, env, self._nodes[stand_in]), self.slots)
+        return _as_slots(sx.evaluate_shared(expr, env, self._kept.nodes[stand_in]), self.slots)
 
     def condition(self, expr: sx.Expr) -> np.ndarray | None:
         """condition_values(expr, env, slots), once per condition."""
-        key = id(expr)
-        if key in self._truths:
-            return self._truths[key]
+        unbound = sorted(name for name in sx.free_names(expr) if name not in self.env)
+        if len(unbound) > 1:
+            verdict = getattr(expr, "_decided_by_stand_ins", None)
+            if verdict is not None and verdict[0] == tuple(unbound):
+                # judged before, maybe in another environment: _decided_by_stand_ins keeps the
+                # verdict of the first one the node met, so this truth is the node's own
+                return self._own_truth(expr, unbound)
+            return self._first_judgement(expr, unbound)
+        truths, key = self._kept.truths, sx.structure_key(expr)
+        if key in truths:
+            return truths[key]
         try:
             truth = self.values(expr) != 0
-            unbound = sorted(name for name in sx.free_names(expr) if name not in self.env)
-            if len(unbound) > 1 and _decided_by_stand_ins(expr, self.env, unbound, truth, self.slots):
-                truth = None
         except UNEVALUABLE:
             truth = None
-        self._truths[key] = truth
+        truths[key] = truth
         return truth
+
+    def _own_truth(self, expr: sx.Expr, unbound: list):
+        key = id(expr)
+        if key not in self._own_truths:
+            try:
+                truth = self.values(expr) != 0
+                if _decided_by_stand_ins(expr, self.env, unbound, truth, self.slots):
+                    truth = None
+            except UNEVALUABLE:
+                truth = None
+            self._own_truths[key] = truth
+        return self._own_truths[key]
+
+    def _first_judgement(self, expr: sx.Expr, unbound: list):
+        """The truth of a condition over several unbound scalars judged for the first time, here:
+        the same for every node of its structure judged first in an equal environment, so kept
+        with the verdict left on the node."""
+        key = sx.structure_key(expr)
+        kept = self._kept.judged.get(key)
+        if kept is None:
+            try:
+                truth = self.values(expr) != 0
+                if _decided_by_stand_ins(expr, self.env, unbound, truth, self.slots):
+                    truth = None
+            except UNEVALUABLE:
+                truth = None
+            kept = self._kept.judged[key] = (truth, getattr(expr, "_decided_by_stand_ins", None))
+        elif kept[1] is not None:
+            expr._decided_by_stand_ins = kept[1]
+        self._own_truths[id(expr)] = kept[0]
+        return kept[0]
 
     def mask(self, conditions) -> np.ndarray:
         """condition_mask(conditions, env, slots), once per distinct list of guards."""
@@ -286,6 +337,39 @@ class Lanes:
             self._raw[key] = mask
         return mask
 
+    def mask_in(self, conditions, env: dict, changed: dict) -> np.ndarray:
+        """condition_mask(conditions, env, slots) for an environment that differs from this one only
+        in the names of `changed` (loop variables set to one of their values, as in env): a guard
+        that reads none of them keeps the truth it has here."""
+        within = None
+        mask = np.ones(self.slots, dtype=bool)
+        for condition in conditions:
+            expr = condition.expr
+            if changed.keys().isdisjoint(expr._env_names):
+                truth = self.condition(expr)
+            else:
+                within = within or self._lanes_within(env, changed)
+                truth = within.condition(expr)
+            if truth is not None:
+                mask &= ~truth if condition.negated else truth
+        if not mask.any() and any(name not in env for c in conditions for name in sx.free_names(c.expr)):
+            # see condition_mask
+            return self.mask_in([c for c in conditions if all(n in env for n in sx.free_names(c.expr))], env, changed)
+        return mask
+
+    def _lanes_within(self, env: dict, changed: dict) -> Lanes:
+        """The Lanes of `env`, this environment with `changed` names set (to loop values)."""
+        try:
+            key = tuple(sorted((name, type(value), value) for name, value in changed.items()))
+            lanes = self._within.get(key)
+        except TypeError:              # a value that cannot be compared or hashed: not kept
+            return Lanes(env, self.slots, self.active, None)
+        if lanes is None:
+            signature = None if self.signature is None or any(type(v) not in _SCALARS for v in changed.values()) \
+                else (self.signature, tuple((name, kind, repr(value)) for name, kind, value in key))
+            lanes = self._within[key] = Lanes(env, self.slots, self.active, signature)
+        return lanes
+
     def active_mask(self, conditions) -> np.ndarray:
         """Slots that are real threads and pass the guards."""
         key = tuple(map(id, conditions))
@@ -293,6 +377,67 @@ class Lanes:
         if mask is None:
             mask = self._active[key] = self.active & self.mask(conditions)
         return mask
+
+
+class _Kept:
+    """Values kept for one environment (see Lanes), with the arrays of that environment held so
+    that the ids that name them stay theirs."""
+
+    def __init__(self, arrays: list, slots: int):
+        self.arrays, self.slots = arrays, slots
+        self.nodes = {PLACEHOLDER: {}, PLACEHOLDER_ALT: {}}   # stand-in -> {structure key: value}
+        self.values = {PLACEHOLDER: {}, PLACEHOLDER_ALT: {}}  # stand-in -> {structure key: array}
+        self.truths: dict = {}   # structure key -> truth, for conditions over at most one unbound scalar
+        self.judged: dict = {}   # structure key -> (truth, verdict) of others judged first here
+
+    def size(self) -> int:
+        """Slots of the values kept (an upper bound: some are scalars)."""
+        nodes, values = self.nodes, self.values
+        return self.slots * (len(nodes[PLACEHOLDER]) + len(nodes[PLACEHOLDER_ALT]) + len(values[PLACEHOLDER])
+                             + len(values[PLACEHOLDER_ALT]) + len(self.truths) + len(self.judged))
+
+
+# Bounds for a long-lived process (the reward service analyses one candidate after another)
+_KEPT: dict = {}
+_MAX_KEPT_SLOTS = 1 << 23              # about 64 MB of int64 values over every environment ...
+_MAX_SLOTS_PER_ENVIRONMENT = 1 << 21   # ... 16 MB for one ...
+_MAX_KEPT_ENVIRONMENTS = 4096         # loop values make environments of their own
+_CREATED = [0]
+
+
+_SCALARS = (int, bool, float)
+
+
+def _signature(env: dict, slots: int):
+    """What makes environments equal for Lanes: the same arrays (a launch shape's shared thread
+    space) and equal scalars (by type and text); None when env holds anything else."""
+    items = []
+    for name, value in env.items():
+        kind = type(value)
+        if kind is np.ndarray:
+            items.append((name, id(value)))
+        elif kind in _SCALARS:
+            items.append((name, kind, repr(value)))
+        else:
+            return None
+    return slots, tuple(sorted(items))
+
+
+def _kept_for(signature, env: dict, slots: int) -> _Kept:
+    """The values kept for environments of this signature (a fresh, unshared set for None)."""
+    if signature is None:
+        return _Kept([], slots)
+    kept = _KEPT.get(signature)
+    if kept is not None and kept.size() > _MAX_SLOTS_PER_ENVIRONMENT:
+        del _KEPT[signature]
+        kept = None
+    if kept is None:
+        _CREATED[0] += 1
+        if len(_KEPT) >= _MAX_KEPT_ENVIRONMENTS or (
+                _CREATED[0] % 64 == 0 and sum(k.size() for k in list(_KEPT.values())) > _MAX_KEPT_SLOTS):
+            _KEPT.clear()              # start again rather than grow without bound in a long-lived process
+        kept = _KEPT[signature] = _Kept([value for value in env.values() if type(value) is np.ndarray], slots)
+    return kept
 
 
 def _as_slots(value, slots: int) -> np.ndarray:

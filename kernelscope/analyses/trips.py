@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from kernelscope.analyses.threads import UNEVALUABLE, Lanes, condition_mask, evaluate_per_thread
+from kernelscope.analyses.threads import UNEVALUABLE, Lanes, evaluate_per_thread
 
 MAX_SIMULATED_ITERATIONS = 4096
 # For averaging over a kernel's accesses only (never reported as an execution count): a counted loop
@@ -185,7 +185,7 @@ class ExecWeights:
                     if loop.var and any(loop.var in c.expr.symbols() for c in loop_conditions)
                     and not loop.thread_dependent]
         budget = [MAX_SIMULATED_ITERATIONS]
-        total = self._sum_over_loop_values(involved, self.env, conditions, budget)
+        total = self._sum_over_loop_values(involved, self.env, conditions, budget, [loop.var for loop in involved])
         if total is None:
             return None
         for loop in context.loops:
@@ -197,22 +197,23 @@ class ExecWeights:
             total *= count
         return total * undecided
 
-    def _sum_over_loop_values(self, loops, env, conditions, budget):
+    def _sum_over_loop_values(self, loops, env, conditions, budget, names):
         """Sum over every value combination of the uniform `loops` (outermost first, so an inner
         loop's bounds may use an outer one's variable) of the share of threads passing `conditions`.
-        None when a loop's values are not known or there are more than the budget allows."""
+        None when a loop's values are not known or there are more than the budget allows. `names`:
+        the loops' variables (what env sets differently from self.env)."""
         if not loops:
             budget[0] -= 1
             if budget[0] < 0:
                 return None
-            mask = condition_mask(conditions, env, self.slots)[self.active]
+            mask = self.lanes.mask_in(conditions, env, {name: env[name] for name in names})[self.active]
             return float(mask.mean()) if mask.size else 0.0
         values = _loop_values(loops[0], env, self.slots, self.active)
         if values is None:
             return None
         total = 0.0
         for value in values:
-            part = self._sum_over_loop_values(loops[1:], {**env, loops[0].var: value}, conditions, budget)
+            part = self._sum_over_loop_values(loops[1:], {**env, loops[0].var: value}, conditions, budget, names)
             if part is None:
                 return None
             total += part
