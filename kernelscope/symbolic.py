@@ -685,10 +685,16 @@ def _is_const(expr: Expr, value) -> bool:
     return isinstance(expr, Const) and expr.value == value
 
 
+_INT64_LIMIT = 1 << 63
+
+
 def _c_divide(a, b):
     """C integer division truncates toward zero (numpy's // floors)."""
     if isinstance(a, (float, np.floating)) or isinstance(b, (float, np.floating)):
         return np.true_divide(a, b)
+    if type(b) is int and 0 < b < _INT64_LIMIT and type(a) is np.ndarray and a.dtype == np.int64:
+        quotient = np.abs(a) // b          # the usual case (`tid / 32`): what the general path does
+        return np.where(a < 0, -quotient, quotient)
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
         a = np.asarray(a, dtype=np.int64)
         b = np.asarray(b, dtype=np.int64)
@@ -736,14 +742,14 @@ _BINARY = {
     "&": lambda a, b: _as_int_array(a) & _as_int_array(b),
     "|": lambda a, b: _as_int_array(a) | _as_int_array(b),
     "^": lambda a, b: _as_int_array(a) ^ _as_int_array(b),
-    "<": _compare(lambda a, b: a < b),
-    "<=": _compare(lambda a, b: a <= b),
-    ">": _compare(lambda a, b: a > b),
-    ">=": _compare(lambda a, b: a >= b),
-    "==": _compare(lambda a, b: a == b),
-    "!=": _compare(lambda a, b: a != b),
-    "&&": _compare(lambda a, b: np.logical_and(a, b)),
-    "||": _compare(lambda a, b: np.logical_or(a, b)),
+    "<": _compare(operator.lt),
+    "<=": _compare(operator.le),
+    ">": _compare(operator.gt),
+    ">=": _compare(operator.ge),
+    "==": _compare(operator.eq),
+    "!=": _compare(operator.ne),
+    "&&": _compare(np.logical_and),
+    "||": _compare(np.logical_or),
 }
 
 BINARY_OPERATORS = frozenset(_BINARY)

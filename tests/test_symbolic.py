@@ -299,3 +299,14 @@ def test_trees_built_alike_share_a_structure_key_and_others_do_not():
     assert sx.structure_key(loop) != sx.structure_key(sx.Sym("i", default=sx.Const(1)))
     assert sx.structure_key(sx.Binary("-", TID, sx.Sym("n"))) != sx.structure_key(sx.Binary("-", sx.Sym("n"), TID))
     assert sx.structure_key(sx.Load("a", TID)) != sx.structure_key(sx.Load("b", TID))
+
+
+def test_c_division_by_a_positive_constant_truncates_toward_zero_like_the_general_path():
+    lanes = np.array([-65, -64, -63, -1, 0, 1, 31, 32, 33, 2**62, -(2**62)], dtype=np.int64)
+    for divisor in (1, 3, 32, 2**40):
+        fast = sx.apply_binary("/", lanes, divisor)
+        general = sx.apply_binary("/", lanes, np.full(lanes.size, divisor, dtype=np.int64))
+        assert fast.dtype == general.dtype == np.int64 and np.array_equal(fast, general)
+        assert np.array_equal(sx.apply_binary("%", lanes, divisor), lanes - general * divisor)
+        assert [int(v) for v in fast] == [int(v / divisor) if abs(v) < 2**52 else -(-v // divisor) if v < 0 else v // divisor
+                                          for v in lanes.tolist()]
