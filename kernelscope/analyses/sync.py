@@ -175,10 +175,29 @@ class SyncResult:
 
 # --------------------------------------------------------------------------- program order and tree
 
-@dataclass
 class Event:
-    kind: str                  # access | barrier | call | return
-    record: object
+    """One record in program order, with what the executor asks of it every time it runs: its
+    conditions (and their identities, the key their masks are shared under) and whether executing it
+    can find anything (most calls are maths functions: they only count as a step)."""
+    __slots__ = ("kind", "record", "conditions", "condition_key", "inert")
+
+    def __init__(self, kind: str, record):
+        self.kind = kind                  # access | barrier | call | return
+        self.record = record
+        self.conditions = record.context.conditions
+        self.condition_key = tuple(map(id, self.conditions))
+        self.inert = _inert(kind, record)
+
+
+def _inert(kind: str, record) -> bool:
+    """Executing the event changes nothing: an access outside shared and global memory, or a call
+    that is neither a fence nor a warp intrinsic with a mask (an atomic's call record is inert too:
+    its access record does the work)."""
+    if kind == "access":
+        return record.space not in ("shared", "global")
+    if kind == "call":
+        return not (record.name in FENCES or (_is_warp_intrinsic(record.name) and record.args))
+    return False
 
 
 @dataclass
@@ -263,15 +282,71 @@ def _nest(events: list[Event]) -> list:
 
 # ------------------------------------------------------------------------------------ the execution
 
-@dataclass
 class Step:
     """One event executed by the threads in `mask` (per-thread values in `env`)."""
-    event: Event
-    env: dict
-    mask: np.ndarray
-    unknown: tuple             # conditions that could not be evaluated
-    loops: tuple               # symbolic reasons from loops with unknown, thread-dependent trip counts
-    loop_partial: bool         # some live thread skipped this iteration of an enclosing loop
+    __slots__ = ("event", "env", "mask", "unknown", "loops", "loop_partial")
+
+    def __init__(self, event: Event, env: dict, mask: np.ndarray, unknown: tuple, loops: tuple, loop_partial: bool):
+        self.event = event
+        self.env = env
+        self.mask = mask
+        self.unknown = unknown          # conditions that could not be evaluated
+        self.loops = loops              # symbolic reasons from loops with unknown, thread-dependent trip counts
+        self.loop_partial = loop_partial    # some live thread skipped this iteration of an enclosing loop
+
+
+class Memo:
+    """Values already computed in one analysis, for the executor to look up instead of evaluating
+    again: an expression's value depends only on the environment entries it reads (its symbols, for
+    an expression that loads nothing: atomics' results are loads), so a loop body's expressions that
+    do not read the loop's variable are evaluated once, not once per iteration. Entries are compared
+    by value for ints and by identity for everything else (arrays are never changed in place, and the
+    entry keeps them alive so that no other object can take their identity)."""
+
+    LIMIT = 4096         # entries kept (the oldest go first): per-thread arrays of a block each
+
+    def __init__(self):
+        self.entries: dict = {}
+        self.names: dict = {}        # id(expression or tuple of them) -> (what, names or None)
+
+    def key(self, tag: str, what, env: dict, expressions=None):
+        """The lookup key of `tag` (what is computed) of `what` (an expression, a loop, a tuple of
+        conditions: `expressions` are those it reads, `what` itself by default) in `env`, and the
+        values it names; (None, None) when it may read more than its symbols."""
+        known = self.names.get(id(what))
+        if known is None or known[0] is not what:
+            known = (what, _names_read((what,) if expressions is None else expressions))
+            self.names[id(what)] = known
+        names = known[1]
+        if names is None:
+            return None, None
+        values = tuple([env.get(name, _ABSENT) for name in names])
+        return (tag, id(what), tuple([v if type(v) is int else id(v) for v in values])), values
+
+    def get(self, key):
+        entry = self.entries.get(key)
+        return _ABSENT if entry is None else entry[1]
+
+    def put(self, key, values, result) -> None:
+        if len(self.entries) >= self.LIMIT:
+            del self.entries[next(iter(self.entries))]
+        self.entries[key] = (values, result)    # `values` keeps what the key names by identity alive
+
+
+_ABSENT = object()
+
+
+def _names_read(expressions):
+    """Every environment entry the expressions read, or None when one of them loads (its value may
+    then depend on an atomic's result, which is not a symbol)."""
+    names: set = set()
+    for expr in expressions:
+        if expr is None:
+            continue
+        if not isinstance(expr, sx.Expr) or expr.has_load():
+            return None
+        names |= expr.symbols()
+    return tuple(sorted(names))
 
 
 @dataclass
@@ -331,7 +406,7 @@ class BlockRun:
     """Executes the loop tree for all threads of one block."""
 
     def __init__(self, tree, space: ThreadSpace, env: dict, exit_lines: set, shapes: dict, findings: Findings,
-                 atomic_calls: dict | None = None, granules: dict | None = None):
+                 atomic_calls: dict | None = None, granules: dict | None = None, memo: Memo | None = None):
         self.tree = tree
         self.atomic_calls = atomic_calls or {}
         self.granules = granules      # None: blocks are not compared, so no footprints are kept
@@ -350,34 +425,42 @@ class BlockRun:
         self.interval: list[Instance] = []
         self.previous: tuple | None = None   # (interval before the last barrier, that barrier record)
         self.steps = 0
+        self.memo = memo if memo is not None else Memo()
+        # the all-true mask, shared: a loop every thread iterates passes it on unchanged
+        self.everyone = np.ones(space.size, dtype=bool)
+        self.everyone.flags.writeable = False
 
     # -- walking ---------------------------------------------------------------------------------
     def run(self) -> None:
-        everyone = np.ones(self.space.size, dtype=bool)
-        for step in self.walk(self.tree, dict(self.env), everyone, (), False):
-            self.execute(step)
+        self.walk(self.tree, dict(self.env), self.everyone, (), False)
         self.close_interval(None)
         self.found.block_footprints.append(self.footprint)
 
-    def walk(self, nodes, env, loop_mask, loop_reasons, loop_partial):
+    def walk(self, nodes, env, loop_mask, loop_reasons, loop_partial) -> None:
+        """Executes `nodes` in order, each event as soon as it is reached (an early return or a
+        barrier changes what the next one sees)."""
         masks: dict = {}   # neighbouring statements under the same conditions share their evaluation
+        everyone = self.everyone
         for node in nodes:
             if self.steps >= MAX_STEPS:
                 self.found.note(f"trace cut after {MAX_STEPS} steps")
                 return
-            if isinstance(node, LoopNode):
-                yield from self.iterate(node, env, loop_mask, loop_reasons, loop_partial)
+            if type(node) is LoopNode:
+                self.iterate(node, env, loop_mask, loop_reasons, loop_partial)
                 masks.clear()   # the loop may have changed env (the values it carries out)
                 continue
             self.steps += 1
-            conditions = node.record.context.conditions
-            key = tuple(map(id, conditions))
-            if key not in masks:
-                masks[key] = self.condition_mask(conditions, env)
-            mask, unknown = masks[key]
-            yield Step(node, env, loop_mask & mask & self.alive, unknown, loop_reasons, loop_partial)
+            if node.inert:
+                continue
+            key = node.condition_key
+            entry = masks.get(key)
+            if entry is None:
+                entry = masks[key] = self.condition_mask(node.conditions, env)
+            mask, unknown = entry
+            reached = loop_mask & self.alive if mask is everyone else loop_mask & mask & self.alive
+            self.execute(Step(node, env, reached, unknown, loop_reasons, loop_partial))
 
-    def iterate(self, node: LoopNode, env, loop_mask, loop_reasons, loop_partial):
+    def iterate(self, node: LoopNode, env, loop_mask, loop_reasons, loop_partial) -> None:
         loop = node.loop
         iterations, bounded = self.iterations(loop, env)
         if not bounded and loop.thread_dependent:
@@ -387,22 +470,38 @@ class BlockRun:
         self.found.loop_trips[id(loop)] = max(trips, self.found.loop_trips.get(id(loop), 0))
         if iterations is None:
             self.found.note(f"loop at line {loop.line}: iterations not computable, executed once")
-            yield from self.walk(node.children, env, loop_mask, loop_reasons, loop_partial)
+            self.walk(node.children, env, loop_mask, loop_reasons, loop_partial)
             return
         forgotten = {name: UNKNOWN for name in node.carried}
         for trip, (value, active) in enumerate(iterations):
             inner = dict(env) if trip == 0 else {**env, **forgotten}
             if loop.var is not None:
                 inner[loop.var] = value
-            mask = loop_mask & active
-            partial = loop_partial or bool((loop_mask & self.alive & ~active).any())
-            yield from self.walk(node.children, inner, mask, loop_reasons, partial)
+            if active is self.everyone:
+                # every thread iterates (a uniform bound): nobody skips this iteration
+                mask, partial = loop_mask, loop_partial
+            else:
+                mask = loop_mask & active
+                partial = loop_partial or bool(np.count_nonzero(loop_mask & self.alive & ~active))
+            self.walk(node.children, inner, mask, loop_reasons, partial)
         if len(iterations) > 1:
             env.update(forgotten)   # after the loop they hold their last-iteration values
 
     def iterations(self, loop, env):
         """([(value of the loop variable, threads still iterating)] or None when unknown, whether the
-        bound was evaluated)."""
+        bound was evaluated). The same loop entered again with the same values (an inner loop whose
+        bounds do not read the outer counter) repeats the last answer."""
+        key, values = self.memo.key("loop", loop, env, (loop.start, loop.step, loop.bound))
+        if key is None:
+            return self.simulate(loop, env)
+        key = (key, id(self.alive))
+        found = self.memo.get(key)
+        if found is _ABSENT:
+            found = self.simulate(loop, env)
+            self.memo.put(key, (values, self.alive), found)
+        return found
+
+    def simulate(self, loop, env):
         size = self.space.size
         start = _value(loop.start, env) if loop.var is not None and loop.start is not None else None
         step = _value(loop.step, env) if loop.step is not None else None
@@ -410,14 +509,19 @@ class BlockRun:
         if start is None or step is None:
             return None, False
         inner = dict(env)
-        active = np.ones(size, dtype=bool)
+        everyone = self.everyone
+        active = everyone
         value = start
         result = []
         bounded = True
         guessed = UNKNOWN_DOUBLINGS if operator in ("*", "<<") else UNKNOWN_TRIPS
+        # a bound that does not read the loop variable has one value for every iteration
+        fixed = loop.bound is None or not isinstance(loop.bound, sx.Expr) or loop.var not in loop.bound.symbols()
+        bound = _value(loop.bound, inner) if loop.bound is not None and fixed else None
         for trip in range(MAX_TRIPS + 1):
             inner[loop.var] = value
-            bound = _value(loop.bound, inner) if loop.bound is not None else None
+            if not fixed:
+                bound = _value(loop.bound, inner) if loop.bound is not None else None
             if bound is None:
                 bounded = False
                 if trip >= guessed:
@@ -427,13 +531,18 @@ class BlockRun:
                 still = _compare(loop.compare, value, bound, size)
                 if still is None:
                     return None, False
-                active = active & still
-                if not (active & self.alive).any():
+                if still is False:
+                    break       # no thread iterates any more
+                if still is not True:
+                    active = still if active is everyone else active & still
+                    if not np.count_nonzero(active & self.alive):
+                        break
+                elif not np.count_nonzero(active & self.alive if active is not everyone else self.alive):
                     break
             if trip == MAX_TRIPS:
                 self.found.note(f"loop at line {loop.line}: cut after {MAX_TRIPS} iterations")
                 break
-            result.append((value, active.copy()))
+            result.append((value, active))
             try:
                 value = sx.apply_binary(operator, value, step)
             except sx.Unevaluable:
@@ -441,6 +550,19 @@ class BlockRun:
         return result, bounded
 
     def condition_mask(self, conditions, env):
+        """(threads for which the known conditions hold, the conditions that could not be evaluated)."""
+        if not conditions:
+            return self.everyone, ()
+        key, values = self.memo.key("mask", conditions, env, [c.expr for c in conditions])
+        if key is None:
+            return self.evaluate_conditions(conditions, env)
+        found = self.memo.get(key)
+        if found is _ABSENT:
+            found = self.evaluate_conditions(conditions, env)
+            self.memo.put(key, values, found)
+        return found
+
+    def evaluate_conditions(self, conditions, env):
         size = self.space.size
         mask = np.ones(size, dtype=bool)
         unknown = []
@@ -459,6 +581,17 @@ class BlockRun:
             mask &= ~holds if condition.negated else holds
         return mask, tuple(unknown)
 
+    def per_thread(self, expr, env):
+        """`per_thread` through the memo."""
+        key, values = self.memo.key("value", expr, env)
+        if key is None:
+            return per_thread(expr, env, self.space.size)
+        found = self.memo.get(key)
+        if found is _ABSENT:
+            found = per_thread(expr, env, self.space.size)
+            self.memo.put(key, values, found)
+        return found
+
     # -- events ----------------------------------------------------------------------------------
     def execute(self, step: Step) -> None:
         kind = step.event.kind
@@ -469,13 +602,13 @@ class BlockRun:
             if record.kind in BLOCK_BARRIERS or record.kind == GRID_BARRIER:
                 self.block_barrier(step, record)
             elif record.kind == "syncwarp":
-                if step.mask.any():
+                if np.count_nonzero(step.mask):
                     self.check_mask(step, record, "__syncwarp", record.mask)
                 self.epochs = self.epochs + step.mask   # a new array: instances keep the old one
             elif record.kind == "tile_sync":
                 # a warp tile's barrier: every lane of the tile must arrive; it orders them as
                 # __syncwarp does (tiles narrower than a warp are ordered as their whole warp)
-                if step.mask.any():
+                if np.count_nonzero(step.mask):
                     reason = self.divergence_reason(step, self.alive, step.mask)
                     if reason:
                         self.found.divergent.setdefault((record.line, record.column),
@@ -495,19 +628,18 @@ class BlockRun:
             self.early_return(step, record)
 
     def access(self, step: Step, access) -> None:
-        if access.space not in ("shared", "global"):
-            return
+        # only shared and global accesses get here (the others are inert events)
         if access.op == "atomic":
             self.atomic(step, access)
-        if not step.mask.any():
+        if not np.count_nonzero(step.mask):
             return
-        addresses = per_thread(access.address, step.env, self.space.size) if self.trusted(access) else None
+        addresses = self.per_thread(access.address, step.env) if self.trusted(access) else None
         if addresses is None:
             self.found.note(f"line {access.line}: address of {access.text or access.array} unknown")
         else:
             addresses = np.asarray(addresses, dtype=np.int64)
         certain = not any(c.expr.has_load() for c in step.unknown)
-        instance = Instance(access, addresses, step.mask.copy(), self.epochs, certain, self.tile_epochs,
+        instance = Instance(access, addresses, step.mask, self.epochs, certain, self.tile_epochs,
                             self.tile_width)
         self.interval.append(instance)
         if access.space == "global" and addresses is not None and certain and self.granules is not None:
@@ -970,26 +1102,35 @@ def _most_lanes_on_one_address(addresses: np.ndarray, mask: np.ndarray, space: T
 
 def _mask_problem(masks: np.ndarray, active: np.ndarray, alive: np.ndarray, space: ThreadSpace) -> str | None:
     """CUDA's rule for the *_sync intrinsics: each calling lane is in its mask, and every lane the mask
-    names that has not exited executes the same call. Lanes past the block's end count as exited."""
-    for warp in range(space.warps):
-        in_warp = space.warp == warp
-        lanes = active & in_warp
-        if not np.any(lanes):
-            continue
-        present = _bits(space.lane[lanes])
-        waiting = _bits(space.lane[alive & in_warp]) & ~present
-        for mask, lane in zip(masks[lanes], space.lane[lanes]):
-            mask, lane = int(mask), int(lane)
-            if not (mask >> lane) & 1:
-                return f"lane {lane} of warp {warp} calls it with mask {_hex(mask)}, which leaves it out"
-            if mask & waiting:
-                return f"mask {_hex(mask)} names lanes {_lane_list(mask & waiting)} of warp {warp}, which do " \
-                       f"not execute this call (lanes here: {_hex(present)})"
-    return None
+    names that has not exited executes the same call. Lanes past the block's end count as exited.
+    Checked for all calling lanes at once; the problem named is the first calling lane's (in thread
+    order) that has one."""
+    calling = np.flatnonzero(active)
+    if not calling.size:
+        return None
+    bit = np.left_shift(np.int64(1), space.lane)
+    present = _lanes_per_warp(np.where(active, bit, 0), space)
+    waiting = _lanes_per_warp(np.where(alive, bit, 0), space) & ~present
+    mask, lane, warp = masks[calling], space.lane[calling], space.warp[calling]
+    left_out = ((mask >> lane) & 1) == 0
+    names_absent = (mask & waiting[warp]) != 0
+    problems = np.flatnonzero(left_out | names_absent)
+    if not problems.size:
+        return None
+    first = int(problems[0])
+    mask, lane, warp = int(mask[first]), int(lane[first]), int(warp[first])
+    if left_out[first]:
+        return f"lane {lane} of warp {warp} calls it with mask {_hex(mask)}, which leaves it out"
+    return f"mask {_hex(mask)} names lanes {_lane_list(mask & int(waiting[warp]))} of warp {warp}, which do " \
+           f"not execute this call (lanes here: {_hex(present[warp])})"
 
 
-def _bits(lanes: np.ndarray) -> int:
-    return int(np.bitwise_or.reduce(np.left_shift(np.int64(1), lanes))) if lanes.size else 0
+def _lanes_per_warp(bits: np.ndarray, space: ThreadSpace) -> np.ndarray:
+    """Per warp, the OR of its threads' lane bits (each lane's bit is its own, so the OR is the sum)."""
+    missing = space.warps * WARP_SIZE - space.size     # a last warp the block does not fill
+    if missing:
+        bits = np.concatenate([bits, np.zeros(missing, dtype=np.int64)])
+    return bits.reshape(space.warps, WARP_SIZE).sum(axis=1)
 
 
 # ------------------------------------------------------------------------------------------ helpers
@@ -1008,11 +1149,15 @@ def _value(expr, env):
 
 
 def _compare(operator: str, value, bound, size: int):
+    """Per thread, whether `value operator bound` holds; a plain True or False when it is the same
+    for every thread (scalar operands), None when it cannot be evaluated."""
     try:
         result = sx.apply_binary(operator, value, bound)
     except sx.Unevaluable:
         return None
-    return np.broadcast_to(np.asarray(result) != 0, (size,))
+    if isinstance(result, np.ndarray):
+        return np.broadcast_to(result != 0, (size,))
+    return bool(result != 0)
 
 
 def _conjuncts(expr) -> list:
@@ -1151,9 +1296,11 @@ def analyze(kernel, block=(256, 1, 1), bindings: dict | None = None, grid=None,
         blocks = _blocks(grid)[:2]
     atomic_calls = {(c.line, c.column): c for c in kernel.calls if c.name.startswith("atomic")}
     granules = _granules(kernel)
+    memo = Memo()
     for index in blocks:
         env = {**base_env, "blockIdx.x": index[0], "blockIdx.y": index[1], "blockIdx.z": index[2]}
-        BlockRun(tree, space, env, exit_lines, shapes, found, atomic_calls, granules if not block_assumed else None).run()
+        BlockRun(tree, space, env, exit_lines, shapes, found, atomic_calls, granules if not block_assumed else None,
+                 memo).run()
     if block_assumed:
         found.note("block shape assumed: blocks not compared with each other")
     else:
