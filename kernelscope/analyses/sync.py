@@ -3,7 +3,8 @@
 The kernel's records (accesses, barriers, calls, early returns) are merged into program order and
 grouped by the loops around them. That tree is then *executed* for every thread of a block at once:
 loops are unrolled with concrete iteration values where they can be computed (per thread when the
-trip count depends on the thread), conditions become per-thread masks, `return` removes threads.
+trip count depends on the thread; `kernelscope.analyses.loops` simulates them), conditions become
+per-thread masks, `return` removes threads.
 On that trace
 
 - a block barrier reached by some but not all live threads is divergent (KS201), and one reached
@@ -42,6 +43,7 @@ from itertools import product
 import numpy as np
 
 from kernelscope import symbolic as sx
+from kernelscope.analyses.loops import executed_iterations
 from kernelscope.analyses.threads import UNEVALUABLE, WARP_SIZE, ThreadSpace, per_thread, thread_space, truth
 from kernelscope.model import FENCES
 
@@ -52,9 +54,6 @@ SLOT_ATOMICS = {"atomicAdd": 1, "atomicAdd_block": 1, "atomicAdd_system": 1, "at
 VALUE_BARRIERS = frozenset({"syncthreads_count", "syncthreads_and", "syncthreads_or"})
 FULL_MASK = 0xFFFFFFFF
 
-MAX_TRIPS = 64           # iterations unrolled per loop before the rest is assumed to repeat the pattern
-UNKNOWN_TRIPS = 3        # iterations tried when the bound is unknown: enough to see loop-carried pairs
-UNKNOWN_DOUBLINGS = 11   # ... for a loop that multiplies its counter: 1 to 2048 spans block and tile sizes
 MAX_BLOCKS = 8           # blocks executed when the grid is known
 MAX_STEPS = 20000        # trace length cap per block
 MAX_PAIRS = 4_000_000    # thread pairs compared per access pair
@@ -493,61 +492,13 @@ class BlockRun:
         bounds do not read the outer counter) repeats the last answer."""
         key, values = self.memo.key("loop", loop, env, (loop.start, loop.step, loop.bound))
         if key is None:
-            return self.simulate(loop, env)
+            return executed_iterations(loop, env, _value, self.alive, self.everyone, self.found.note)
         key = (key, id(self.alive))
         found = self.memo.get(key)
         if found is _ABSENT:
-            found = self.simulate(loop, env)
+            found = executed_iterations(loop, env, _value, self.alive, self.everyone, self.found.note)
             self.memo.put(key, (values, self.alive), found)
         return found
-
-    def simulate(self, loop, env):
-        size = self.space.size
-        start = _value(loop.start, env) if loop.var is not None and loop.start is not None else None
-        step = _value(loop.step, env) if loop.step is not None else None
-        operator = loop.step_op or "+"
-        if start is None or step is None:
-            return None, False
-        inner = dict(env)
-        everyone = self.everyone
-        active = everyone
-        value = start
-        result = []
-        bounded = True
-        guessed = UNKNOWN_DOUBLINGS if operator in ("*", "<<") else UNKNOWN_TRIPS
-        # a bound that does not read the loop variable has one value for every iteration
-        fixed = loop.bound is None or not isinstance(loop.bound, sx.Expr) or loop.var not in loop.bound.symbols()
-        bound = _value(loop.bound, inner) if loop.bound is not None and fixed else None
-        for trip in range(MAX_TRIPS + 1):
-            inner[loop.var] = value
-            if not fixed:
-                bound = _value(loop.bound, inner) if loop.bound is not None else None
-            if bound is None:
-                bounded = False
-                if trip >= guessed:
-                    self.found.note(f"loop at line {loop.line}: bound unknown, {guessed} iterations tried")
-                    break
-            else:
-                still = _compare(loop.compare, value, bound, size)
-                if still is None:
-                    return None, False
-                if still is False:
-                    break       # no thread iterates any more
-                if still is not True:
-                    active = still if active is everyone else active & still
-                    if not np.count_nonzero(active & self.alive):
-                        break
-                elif not np.count_nonzero(active & self.alive if active is not everyone else self.alive):
-                    break
-            if trip == MAX_TRIPS:
-                self.found.note(f"loop at line {loop.line}: cut after {MAX_TRIPS} iterations")
-                break
-            result.append((value, active))
-            try:
-                value = sx.apply_binary(operator, value, step)
-            except sx.Unevaluable:
-                break
-        return result, bounded
 
     def condition_mask(self, conditions, env):
         """(threads for which the known conditions hold, the conditions that could not be evaluated)."""
@@ -1146,18 +1097,6 @@ def _value(expr, env):
         return value.astype(np.int64) if isinstance(value, np.ndarray) else int(value)
     except UNEVALUABLE:
         return None
-
-
-def _compare(operator: str, value, bound, size: int):
-    """Per thread, whether `value operator bound` holds; a plain True or False when it is the same
-    for every thread (scalar operands), None when it cannot be evaluated."""
-    try:
-        result = sx.apply_binary(operator, value, bound)
-    except sx.Unevaluable:
-        return None
-    if isinstance(result, np.ndarray):
-        return np.broadcast_to(result != 0, (size,))
-    return bool(result != 0)
 
 
 def _conjuncts(expr) -> list:

@@ -2,8 +2,8 @@
 
 Counted loops (`for (i = s; i < b; i += k)`) give `ceil((b - s) / k)` per thread, averaged over the
 block's threads (a grid-stride loop's count differs by one between threads). Geometric loops
-(`s >>= 1`, `s *= 2`) are simulated on their uniform values. Anything else has no numeric count;
-its weight is reported symbolically, e.g. "trip(while@12)".
+(`s >>= 1`, `s *= 2`) are simulated on their uniform values (`kernelscope.analyses.loops`).
+Anything else has no numeric count; its weight is reported symbolically, e.g. "trip(while@12)".
 """
 
 from __future__ import annotations
@@ -12,9 +12,12 @@ import math
 
 import numpy as np
 
+from kernelscope.analyses.loops import COUNTED_LIMIT, uniform_values
 from kernelscope.analyses.threads import UNEVALUABLE, Lanes, evaluate_per_thread
 
-MAX_SIMULATED_ITERATIONS = 4096
+# value combinations of the loops around a condition evaluated for one statement's execution count:
+# as many as one loop's count may have iterations
+MAX_COMBINATIONS = COUNTED_LIMIT
 # For averaging over a kernel's accesses only (never reported as an execution count): a counted loop
 # bounded by a size nobody bound (`for (j = 0; j < ny; j++)` without --arg ny) runs many times, so
 # its accesses dominate what ncu measures; 64 makes them do so. A loop bounded by data (a CSR row's
@@ -67,32 +70,12 @@ def _arithmetic_counts(start, bound, step, compare):
 
 
 def _geometric_counts(start, bound, step, compare, op):
+    """A loop that multiplies, divides or shifts its counter, simulated when its values are the same
+    for every thread."""
     if not (np.all(start == start[0]) and np.all(bound == bound[0]) and np.all(step == step[0])):
         return None
-    value, limit, amount = int(start[0]), int(bound[0]), int(step[0])
-    tests = {"<": lambda v: v < limit, "<=": lambda v: v <= limit, ">": lambda v: v > limit,
-             ">=": lambda v: v >= limit, "!=": lambda v: v != limit}
-    test = tests.get(compare)
-    if test is None:
-        return None
-    count = 0
-    while test(value):
-        count += 1
-        if count > MAX_SIMULATED_ITERATIONS:
-            return None
-        if op == "*":
-            value *= amount
-        elif op == "<<":
-            value <<= amount
-        elif op == ">>":
-            value >>= amount
-        elif op == "/":
-            if amount == 0:
-                return None
-            value = int(value / amount)
-        else:
-            return None
-    return np.array([count])
+    values = uniform_values(int(start[0]), int(bound[0]), int(step[0]), op, compare)
+    return None if values is None else np.array([len(values)])
 
 
 def _loop_values(loop, env: dict, slots: int, active: np.ndarray):
@@ -107,33 +90,7 @@ def _loop_values(loop, env: dict, slots: int, active: np.ndarray):
         return None
     if start.size == 0 or not (np.all(start == start[0]) and np.all(bound == bound[0]) and np.all(step == step[0])):
         return None
-    value, limit, amount = int(start[0]), int(bound[0]), int(step[0])
-    op = loop.step_op
-    tests = {"<": lambda v: v < limit, "<=": lambda v: v <= limit, ">": lambda v: v > limit,
-             ">=": lambda v: v >= limit, "!=": lambda v: v != limit}
-    test = tests.get(loop.compare)
-    if test is None:
-        return None
-    values = []
-    while test(value):
-        values.append(value)
-        if len(values) > MAX_SIMULATED_ITERATIONS:
-            return None
-        if op == "+":
-            if amount == 0:
-                return None
-            value += amount
-        elif op == "*" and abs(amount) > 1:
-            value *= amount
-        elif op == "<<" and 0 < amount < 63:
-            value <<= amount
-        elif op == ">>" and 0 < amount < 63:
-            value >>= amount
-        elif op == "/" and abs(amount) > 1:
-            value = int(value / amount)
-        else:
-            return None
-    return values
+    return uniform_values(int(start[0]), int(bound[0]), int(step[0]), loop.step_op, loop.compare)
 
 
 class ExecWeights:
@@ -184,7 +141,7 @@ class ExecWeights:
         involved = [loop for loop in context.loops
                     if loop.var and any(loop.var in c.expr.symbols() for c in loop_conditions)
                     and not loop.thread_dependent]
-        budget = [MAX_SIMULATED_ITERATIONS]
+        budget = [MAX_COMBINATIONS]
         total = self._sum_over_loop_values(involved, self.env, conditions, budget, [loop.var for loop in involved])
         if total is None:
             return None

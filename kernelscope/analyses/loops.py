@@ -1,0 +1,131 @@
+"""The loop simulator: the successive values a loop's counter takes, and which threads are still
+iterating at each, for the analyses that follow loops iteration by iteration.
+
+Two users, two questions, one stepping rule (the counter's update as C computes it, through
+`symbolic.apply_binary`, integer division truncating towards zero):
+
+- `analyses.trips` asks how many times a loop runs and which values its counter takes when they are
+  the same for every thread (`uniform_values`): a reduction's `s >>= 1`, an unrolled stencil's
+  `r`. The answer is used as an execution count, so a loop longer than COUNTED_LIMIT has no count
+  (None) rather than a wrong one.
+- `analyses.sync` executes each iteration for every thread of a block (`executed_iterations`):
+  the counter may differ between threads (a grid-stride loop), so may the bound, and threads
+  leave as their own condition fails. Every iteration executed costs a pass over the loop's body,
+  so at most EXECUTED_LIMIT are; the rest are assumed to repeat what those showed.
+
+The two limits differ because the questions do: a count must be exact or absent, an execution may
+stop once it has seen the pattern. Merging them would either make trip counts of long loops
+unknown (at 64) or make the executor run up to 4096 iterations of every loop's body.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kernelscope import symbolic as sx
+
+COUNTED_LIMIT = 4096      # iterations simulated for a trip count; more: the count is unknown
+EXECUTED_LIMIT = 64       # iterations executed per loop before the rest is assumed to repeat the pattern
+UNKNOWN_TRIPS = 3         # iterations executed when the bound is unknown: enough to see loop-carried pairs
+UNKNOWN_DOUBLINGS = 11    # ... for a loop that multiplies its counter: 1 to 2048 spans block and tile sizes
+
+# the comparisons a loop condition `counter OP bound` may use, for uniform values
+_TESTS = {"<": lambda v, limit: v < limit, "<=": lambda v, limit: v <= limit, ">": lambda v, limit: v > limit,
+          ">=": lambda v, limit: v >= limit, "!=": lambda v, limit: v != limit}
+
+
+def uniform_values(start: int, bound: int, step: int, operator: str, compare: str,
+                   limit: int = COUNTED_LIMIT) -> list | None:
+    """The values of a counter that is the same for every thread, in order, or None when they are
+    unknown: a comparison or update this cannot follow, an update that makes no progress (adding
+    0, multiplying or dividing by 0 or +-1, shifting by 0 or by 63 or more), or more than `limit`
+    iterations."""
+    test = _TESTS.get(compare)
+    if test is None:
+        return None
+    values = []
+    value = start
+    while test(value, bound):
+        values.append(value)
+        if len(values) > limit or not _progresses(operator, step):
+            return None
+        value = sx.apply_binary(operator, value, step)
+    return values
+
+
+def _progresses(operator: str, step: int) -> bool:
+    """Whether updating a counter with `operator step` changes it towards some bound."""
+    if operator == "+":
+        return step != 0
+    if operator in ("*", "/"):
+        return abs(step) > 1
+    if operator in ("<<", ">>"):
+        return 0 < step < 63
+    return False
+
+
+def executed_iterations(loop, env: dict, value_of, alive: np.ndarray, everyone: np.ndarray, note,
+                        limit: int = EXECUTED_LIMIT):
+    """([(counter value, threads still iterating)], whether the bound was evaluated) for executing
+    `loop` in `env`, or (None, False) when the counter's start or step is unknown.
+
+    `value_of(expr, env)` evaluates (an int, a per-thread array, or None when unknown); `alive` are
+    the threads that have not returned; `everyone` is the all-true mask, returned as the threads of
+    an iteration every thread runs so that callers can tell that case apart cheaply; `note(text)`
+    records why the result is approximate. A bound that cannot be evaluated lets UNKNOWN_TRIPS
+    iterations run (UNKNOWN_DOUBLINGS for a multiplied counter)."""
+    size = everyone.size
+    start = value_of(loop.start, env) if loop.var is not None and loop.start is not None else None
+    step = value_of(loop.step, env) if loop.step is not None else None
+    operator = loop.step_op or "+"
+    if start is None or step is None:
+        return None, False
+    inner = dict(env)
+    active = everyone
+    value = start
+    result = []
+    bounded = True
+    guessed = UNKNOWN_DOUBLINGS if operator in ("*", "<<") else UNKNOWN_TRIPS
+    # a bound that does not read the counter has one value for every iteration
+    fixed = not isinstance(loop.bound, sx.Expr) or loop.var not in loop.bound.symbols()
+    bound = value_of(loop.bound, inner) if loop.bound is not None and fixed else None
+    for trip in range(limit + 1):
+        inner[loop.var] = value
+        if not fixed:
+            bound = value_of(loop.bound, inner)
+        if bound is None:
+            bounded = False
+            if trip >= guessed:
+                note(f"loop at line {loop.line}: bound unknown, {guessed} iterations tried")
+                break
+        else:
+            still = holds(loop.compare, value, bound, size)
+            if still is None:
+                return None, False
+            if still is False:
+                break       # no thread iterates any more
+            if still is not True:
+                active = still if active is everyone else active & still
+            if not np.count_nonzero(alive if active is everyone else active & alive):
+                break
+        if trip == limit:
+            note(f"loop at line {loop.line}: cut after {limit} iterations")
+            break
+        result.append((value, active))
+        try:
+            value = sx.apply_binary(operator, value, step)
+        except sx.Unevaluable:
+            break
+    return result, bounded
+
+
+def holds(operator: str, value, bound, size: int):
+    """Per thread, whether `value operator bound` holds; a plain True or False when it is the same
+    for every thread (scalar operands), None when it cannot be evaluated."""
+    try:
+        result = sx.apply_binary(operator, value, bound)
+    except sx.Unevaluable:
+        return None
+    if isinstance(result, np.ndarray):
+        return np.broadcast_to(result != 0, (size,))
+    return bool(result != 0)
