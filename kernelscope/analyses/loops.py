@@ -34,6 +34,22 @@ _TESTS = {"<": lambda v, limit: v < limit, "<=": lambda v, limit: v <= limit, ">
           ">=": lambda v, limit: v >= limit, "!=": lambda v, limit: v != limit}
 
 
+class _Unknown:
+    """The value of a variable after a loop changed it: any use makes the expression unevaluable."""
+
+    def _fail(self, *_):
+        raise sx.Unevaluable("loop-carried value")
+
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __rtruediv__ = _fail
+    __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = __lshift__ = __rlshift__ = __rshift__ = _fail
+    __rrshift__ = __and__ = __rand__ = __or__ = __ror__ = __xor__ = __rxor__ = __neg__ = __invert__ = _fail
+    __lt__ = __le__ = __gt__ = __ge__ = __eq__ = __ne__ = __bool__ = __int__ = __index__ = __abs__ = _fail
+    __hash__ = object.__hash__
+
+
+UNKNOWN = _Unknown()
+
+
 def uniform_values(start: int, bound: int, step: int, operator: str, compare: str,
                    limit: int = COUNTED_LIMIT) -> list | None:
     """The values of a counter that is the same for every thread, in order, or None when they are

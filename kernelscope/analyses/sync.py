@@ -43,7 +43,7 @@ from itertools import product
 import numpy as np
 
 from kernelscope import symbolic as sx
-from kernelscope.analyses.loops import executed_iterations
+from kernelscope.analyses.loops import UNKNOWN, executed_iterations
 from kernelscope.analyses.threads import UNEVALUABLE, WARP_SIZE, ThreadSpace, per_thread, thread_space, truth
 from kernelscope.model import FENCES
 
@@ -206,20 +206,6 @@ class LoopNode:
     carried: frozenset = frozenset()   # variables the loop updates (besides its counter) that records read
 
 
-class _Unknown:
-    """The value of a variable after a loop changed it: any use makes the expression unevaluable."""
-
-    def _fail(self, *_):
-        raise sx.Unevaluable("loop-carried value")
-
-    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __rtruediv__ = _fail
-    __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = __lshift__ = __rlshift__ = __rshift__ = _fail
-    __rrshift__ = __and__ = __rand__ = __or__ = __ror__ = __xor__ = __rxor__ = __neg__ = __invert__ = _fail
-    __lt__ = __le__ = __gt__ = __ge__ = __eq__ = __ne__ = __bool__ = __int__ = __index__ = __abs__ = _fail
-    __hash__ = object.__hash__
-
-
-UNKNOWN = _Unknown()
 
 
 def program_order(kernel) -> list[Event]:
@@ -298,29 +284,41 @@ class Memo:
     """Values already computed in one analysis, for the executor to look up instead of evaluating
     again: an expression's value depends only on the environment entries it reads (its symbols, for
     an expression that loads nothing: atomics' results are loads), so a loop body's expressions that
-    do not read the loop's variable are evaluated once, not once per iteration. Entries are compared
-    by value for ints and by identity for everything else (arrays are never changed in place, and the
-    entry keeps them alive so that no other object can take their identity)."""
+    do not read the loop's variable are evaluated once, not once per iteration, and a second block
+    reuses what does not read blockIdx.
+
+    Within one block only the `varying` names (loop counters and what loops carry) ever change
+    value, so only they are looked up: by the identity of their values (arrays are never changed in
+    place, a loop's counter values are the same objects each time its iterations are looked up
+    again, and the entry keeps them alive so that no other object can take their identity; an equal
+    value in another object only misses); blockIdx, the one thing that differs between blocks,
+    enters the key of what reads it."""
 
     LIMIT = 4096         # entries kept (the oldest go first): per-thread arrays of a block each
 
-    def __init__(self):
+    def __init__(self, varying: frozenset):
+        self.varying = varying
         self.entries: dict = {}
-        self.names: dict = {}        # id(expression or tuple of them) -> (what, names or None)
+        self.names: dict = {}        # id(what) -> (what, varying names read or None, as many _ABSENTs,
+                                     #              whether it reads blockIdx)
 
-    def key(self, tag: str, what, env: dict, expressions=None):
-        """The lookup key of `tag` (what is computed) of `what` (an expression, a loop, a tuple of
-        conditions: `expressions` are those it reads, `what` itself by default) in `env`, and the
-        values it names; (None, None) when it may read more than its symbols."""
+    def key(self, what, env: dict, block, expressions=None):
+        """The lookup key of `what` (an expression, a loop or a tuple of conditions: kinds that never
+        share an identity; `expressions` are those it reads, `what` itself by default) in `env` of
+        `block`, and the values it names; (None, None) when it may read more than its symbols."""
         known = self.names.get(id(what))
         if known is None or known[0] is not what:
-            known = (what, _names_read((what,) if expressions is None else expressions))
+            names = _names_read((what,) if expressions is None else expressions)
+            if names is None:
+                known = (what, None, None, False)
+            else:
+                changing = tuple(name for name in names if name in self.varying)
+                known = (what, changing, (_ABSENT,) * len(changing), not _BLOCK_INDEX.isdisjoint(names))
             self.names[id(what)] = known
-        names = known[1]
-        if names is None:
+        if known[1] is None:
             return None, None
-        values = tuple([env.get(name, _ABSENT) for name in names])
-        return (tag, id(what), tuple([v if type(v) is int else id(v) for v in values])), values
+        values = tuple(map(env.get, known[1], known[2]))
+        return (id(what), block if known[3] else None, tuple(map(id, values))), values
 
     def get(self, key):
         entry = self.entries.get(key)
@@ -330,6 +328,22 @@ class Memo:
         if len(self.entries) >= self.LIMIT:
             del self.entries[next(iter(self.entries))]
         self.entries[key] = (values, result)    # `values` keeps what the key names by identity alive
+
+
+_BLOCK_INDEX = frozenset({"blockIdx.x", "blockIdx.y", "blockIdx.z"})   # what differs between block runs
+
+
+def varying_names(tree) -> frozenset:
+    """The environment entries the executor changes within a block: loop counters and the
+    variables loops carry (forgotten after their first iteration)."""
+    names: set = set()
+    for node in tree:
+        if isinstance(node, LoopNode):
+            if node.loop.var is not None:
+                names.add(node.loop.var)
+            names |= node.carried
+            names |= varying_names(node.children)
+    return frozenset(names)
 
 
 _ABSENT = object()
@@ -348,28 +362,34 @@ def _names_read(expressions):
     return tuple(sorted(names))
 
 
-@dataclass
 class Instance:
     """One dynamic execution of an access."""
-    access: object
-    addresses: np.ndarray | None   # per thread (all threads of the block); None when unknown
-    mask: np.ndarray
-    epochs: np.ndarray             # __syncwarp count of each thread when it made the access
-    certain: bool = True           # not under a condition that reads memory
-    tile_epochs: np.ndarray | None = None   # count of narrower-than-warp tile syncs, and each thread's
-    tile_width: np.ndarray | None = None    # tile width then: they order lanes of one tile only
+    __slots__ = ("access", "addresses", "mask", "epochs", "certain", "tile_epochs", "tile_width", "writes",
+                 "_footprints")
 
-    @property
-    def writes(self) -> bool:
-        return self.access.op in ("store", "atomic")
+    def __init__(self, access, addresses, mask, epochs, certain: bool = True, tile_epochs=None, tile_width=None):
+        self.access = access
+        self.addresses = addresses      # per thread (all threads of the block); None when unknown
+        self.mask = mask
+        self.epochs = epochs            # __syncwarp count of each thread when it made the access
+        self.certain = certain          # not under a condition that reads memory
+        self.tile_epochs = tile_epochs  # count of narrower-than-warp tile syncs, and each thread's
+        self.tile_width = tile_width    # tile width then: they order lanes of one tile only
+        self.writes = access.op in ("store", "atomic")
+        self._footprints = None
 
     def footprint(self, granule: int):
         """(words, threads): every `granule`-byte word each active thread touches; computed once per
         granule, since the race and redundant-barrier checks ask for it again and again."""
-        cache = self.__dict__.setdefault("_footprints", {})
+        cache = self._footprints
+        if cache is None:
+            cache = self._footprints = {}
         if granule not in cache:
-            threads = np.flatnonzero(self.mask)
-            base = self.addresses[threads]
+            if np.count_nonzero(self.mask) == self.mask.size:
+                threads, base = _every_thread(self.mask.size), self.addresses     # the usual case
+            else:
+                threads = np.flatnonzero(self.mask)
+                base = self.addresses[threads]
             pieces = max(1, (self.access.elem_bytes or granule) // granule)
             if pieces == 1:
                 cache[granule] = (base // granule, threads)
@@ -377,6 +397,18 @@ class Instance:
                 words = (base[:, None] + granule * np.arange(pieces)[None, :]) // granule
                 cache[granule] = (words.reshape(-1), np.repeat(threads, pieces))
         return cache[granule]
+
+
+_EVERY_THREAD: dict = {}
+
+
+def _every_thread(size: int) -> np.ndarray:
+    """0 .. size - 1, shared (read only): the threads of a footprint every thread makes."""
+    threads = _EVERY_THREAD.get(size)
+    if threads is None:
+        threads = _EVERY_THREAD[size] = np.arange(size, dtype=np.int64)
+        threads.flags.writeable = False
+    return threads
 
 
 class Findings:
@@ -395,6 +427,7 @@ class Findings:
         self.barrier_needed: dict = {}     # (line, column) -> bool, over all its executions
         self.loop_trips: dict = {}         # id(loop) -> most iterations executed (0: not computable)
         self.inexact: list = []
+        self.unknown_addresses: set = set()   # id(access) of accesses whose unknown address was noted
 
     def note(self, text: str) -> None:
         if text not in self.inexact and len(self.inexact) < MAX_NOTES:
@@ -424,7 +457,10 @@ class BlockRun:
         self.interval: list[Instance] = []
         self.previous: tuple | None = None   # (interval before the last barrier, that barrier record)
         self.steps = 0
-        self.memo = memo if memo is not None else Memo()
+        self.memo = memo if memo is not None else Memo(varying_names(tree))
+        self.block = tuple(env.get(f"blockIdx.{axis}") for axis in "xyz")
+        self.trust: dict = {}             # id(access) -> whether its byte address can be trusted
+        self.unbound: dict = {}           # (id(expression), names missing) -> the expression, see `evaluate`
         # the all-true mask, shared: a loop every thread iterates passes it on unchanged
         self.everyone = np.ones(space.size, dtype=bool)
         self.everyone.flags.writeable = False
@@ -440,6 +476,7 @@ class BlockRun:
         barrier changes what the next one sees)."""
         masks: dict = {}   # neighbouring statements under the same conditions share their evaluation
         everyone = self.everyone
+        alive = live = None     # self.alive when `live` (loop_mask & alive) was computed
         for node in nodes:
             if self.steps >= MAX_STEPS:
                 self.found.note(f"trace cut after {MAX_STEPS} steps")
@@ -456,7 +493,12 @@ class BlockRun:
             if entry is None:
                 entry = masks[key] = self.condition_mask(node.conditions, env)
             mask, unknown = entry
-            reached = loop_mask & self.alive if mask is everyone else loop_mask & mask & self.alive
+            if mask is everyone:
+                if alive is not self.alive:
+                    alive, live = self.alive, loop_mask & self.alive
+                reached = live      # shared by the statements with no conditions: nobody changes it
+            else:
+                reached = loop_mask & mask & self.alive
             self.execute(Step(node, env, reached, unknown, loop_reasons, loop_partial))
 
     def iterate(self, node: LoopNode, env, loop_mask, loop_reasons, loop_partial) -> None:
@@ -490,7 +532,7 @@ class BlockRun:
         """([(value of the loop variable, threads still iterating)] or None when unknown, whether the
         bound was evaluated). The same loop entered again with the same values (an inner loop whose
         bounds do not read the outer counter) repeats the last answer."""
-        key, values = self.memo.key("loop", loop, env, (loop.start, loop.step, loop.bound))
+        key, values = self.memo.key(loop, env, self.block, (loop.start, loop.step, loop.bound))
         if key is None:
             return executed_iterations(loop, env, _value, self.alive, self.everyone, self.found.note)
         key = (key, id(self.alive))
@@ -504,7 +546,7 @@ class BlockRun:
         """(threads for which the known conditions hold, the conditions that could not be evaluated)."""
         if not conditions:
             return self.everyone, ()
-        key, values = self.memo.key("mask", conditions, env, [c.expr for c in conditions])
+        key, values = self.memo.key(conditions, env, self.block, [c.expr for c in conditions])
         if key is None:
             return self.evaluate_conditions(conditions, env)
         found = self.memo.get(key)
@@ -518,14 +560,16 @@ class BlockRun:
         mask = np.ones(size, dtype=bool)
         unknown = []
         for condition in conditions:
-            holds = truth(condition.expr, env, size)
+            holds = self.truth(condition.expr, env)
             if holds is None:
                 unknown.append(condition)
-                if not condition.negated:
+                parts = _conjuncts(condition.expr)
+                if not condition.negated and len(parts) > 1:
                     # `threadIdx.y == 0 && c < cols` with cols unknown: the known side still decides
-                    # which threads may get here
-                    for part in _conjuncts(condition.expr):
-                        known = truth(part, env, size)
+                    # which threads may get here (a condition that is one part is already known
+                    # not to)
+                    for part in parts:
+                        known = self.truth(part, env)
                         if known is not None:
                             mask &= known
                 continue
@@ -534,14 +578,43 @@ class BlockRun:
 
     def per_thread(self, expr, env):
         """`per_thread` through the memo."""
-        key, values = self.memo.key("value", expr, env)
+        key, values = self.memo.key(expr, env, self.block)
         if key is None:
             return per_thread(expr, env, self.space.size)
         found = self.memo.get(key)
         if found is _ABSENT:
-            found = per_thread(expr, env, self.space.size)
+            found = self.evaluate(expr, env)
             self.memo.put(key, values, found)
         return found
+
+    def truth(self, expr, env):
+        """`truth`, skipping what is known to fail (see `evaluate`)."""
+        values = self.evaluate(expr, env)
+        if values is None:
+            return None
+        try:
+            return np.asarray(values != 0, dtype=bool)
+        except TypeError:
+            return None
+
+    def evaluate(self, expr, env):
+        """`per_thread`, except that an expression which failed because a name it reaches has no
+        value is not evaluated again while the same of its names are missing: which nodes an
+        evaluation reaches depends on which names are bound, not on their values, so it fails again
+        (a condition on an unbound size in a loop would otherwise raise once per iteration)."""
+        if not isinstance(expr, sx.Expr) or expr.has_load():
+            return per_thread(expr, env, self.space.size)
+        key = (id(expr), frozenset(expr.symbols() - env.keys()))
+        if key in self.unbound:
+            return None
+        try:
+            value = expr.evaluate(env)
+        except sx.Unbound:
+            self.unbound[key] = expr        # keeps the expression, and so its identity, alive
+            return None
+        except UNEVALUABLE:
+            return None
+        return _one_per_thread(value, self.space.size)
 
     # -- events ----------------------------------------------------------------------------------
     def execute(self, step: Step) -> None:
@@ -584,18 +657,29 @@ class BlockRun:
             self.atomic(step, access)
         if not np.count_nonzero(step.mask):
             return
-        addresses = self.per_thread(access.address, step.env) if self.trusted(access) else None
+        addresses = self.per_thread(access.address, step.env) if self.is_trusted(access) else None
+        self.record_access(access, step.mask, step.unknown, addresses)
+
+    def record_access(self, access, mask, unknown: tuple, addresses) -> None:
+        """One execution of a shared or global access by the threads in `mask` (some of them)."""
         if addresses is None:
-            self.found.note(f"line {access.line}: address of {access.text or access.array} unknown")
+            if id(access) not in self.found.unknown_addresses:   # noted once: the text is the same each time
+                self.found.unknown_addresses.add(id(access))
+                self.found.note(f"line {access.line}: address of {access.text or access.array} unknown")
         else:
             addresses = np.asarray(addresses, dtype=np.int64)
-        certain = not any(c.expr.has_load() for c in step.unknown)
-        instance = Instance(access, addresses, step.mask, self.epochs, certain, self.tile_epochs,
-                            self.tile_width)
+        certain = not unknown or not any(c.expr.has_load() for c in unknown)
+        instance = Instance(access, addresses, mask, self.epochs, certain, self.tile_epochs, self.tile_width)
         self.interval.append(instance)
         if access.space == "global" and addresses is not None and certain and self.granules is not None:
             words, _ = instance.footprint(self.granules.get(access.array, 4))
             self.footprint.setdefault((self.grid_interval, access.array), []).append((access, np.unique(words)))
+
+    def is_trusted(self, access) -> bool:
+        trusted = self.trust.get(id(access))
+        if trusted is None:
+            trusted = self.trust[id(access)] = self.trusted(access)
+        return trusted
 
     def trusted(self, access) -> bool:
         """A byte address is only as good as the element size and inner dimensions behind it (unknown
@@ -741,9 +825,9 @@ class BlockRun:
     # -- intervals -------------------------------------------------------------------------------
     def close_interval(self, barrier) -> None:
         current = self.interval
-        for race in races_within(current, self.space):
+        for race in races_within(current, self.space, "shared", self.found.races):
             self.found.races.setdefault((race.array, race.first_line, race.second_line), race)
-        for race in races_within(current, self.space, "global"):
+        for race in races_within(current, self.space, "global", self.found.global_races):
             self.found.global_races.setdefault((race.array, race.first_line, race.second_line), race)
         if self.previous is not None:
             before, between = self.previous
@@ -758,11 +842,13 @@ class BlockRun:
 
 # ------------------------------------------------------------------------------------- pair checks
 
-def races_within(instances: list[Instance], space: ThreadSpace, memory: str = "shared"):
+def races_within(instances: list[Instance], space: ThreadSpace, memory: str = "shared", recorded=()):
     """Racing access pairs of one barrier interval in shared (or global) memory. A vectorised pass
     over every (word, thread) touch finds the words that race at all; only the accesses touching
     them are compared pairwise, to name the two source lines. Global accesses count only where
-    they are certain to execute (not under a condition that reads memory)."""
+    they are certain to execute (not under a condition that reads memory). A pair whose race is
+    already `recorded` ((array, first line, second line), as the caller keeps them: a loop or
+    another block found it) is not compared again."""
     chosen = (i for i in instances if i.access.space == memory and i.addresses is not None
               and (memory == "shared" or i.certain))
     for group in _by_array(chosen):
@@ -783,7 +869,7 @@ def races_within(instances: list[Instance], space: ThreadSpace, memory: str = "s
             for second in candidates[a_index:]:
                 where = (first.access.line, first.access.column, second.access.line, second.access.column,
                          first is second)
-                if where in named:
+                if where in named or (first.access.array, where[0], where[2]) in recorded:
                     continue
                 if not (first.writes or second.writes) or (first is second and not first.writes):
                     continue
@@ -807,26 +893,84 @@ def _hazard_across(before: list[Instance], after: list[Instance], space: ThreadS
             continue
         if any(i.addresses is None for i in both):
             return True     # cannot rule it out
-        if not _shared_by_threads(both):
+        granule = _granule(both)
+        footprints = [i.footprint(granule) for i in both]
+        words = np.concatenate([w for w, _ in footprints])
+        thread = np.concatenate([t for _, t in footprints])
+        if not _two_threads_on_a_word(words, thread):
             continue
-        table = _touches(both, space)
-        side = table["instance"] >= len(group)
-        starts, table = _grouped(table, ("word",))
-        kinds = table["kind"]
-        side = side[table["order"]]
+        kinds = np.concatenate([np.full(w.size, _KIND.get(i.access.op, ATOMIC)) for i, (w, _) in zip(both, footprints)])
+        side = np.concatenate([np.full(w.size, k >= len(group)) for k, (w, _) in enumerate(footprints)])
+        meet = _meeting(words, thread)
         write, atomic = kinds == STORE, kinds == ATOMIC
-        thread = table["thread"]
         # (rows before, rows after) that conflict; atomics only against loads, and most tables have none
         pairs = [lambda: (write & ~side, side), lambda: (write & side, ~side)]
         if atomic.any():
             load = kinds == LOAD
             pairs += [lambda: (atomic & ~side, load & side), lambda: (load & ~side, atomic & side)]
-        if any(np.any(_pair_exists(starts, *pair(), thread)) for pair in pairs):
+        if any(meet(*pair()) for pair in pairs):
             return True
     return False
 
 
+# Words of one array's touches, offset to their smallest, index a scratch array when they span at
+# most this many (or four per touch): every shared array fits; wider global footprints are sorted.
+DENSE_SPAN = 1 << 16
+
+
+def _dense_slots(words: np.ndarray):
+    """(words as offsets into a scratch array, its length), or None when they span too far."""
+    low = int(words.min())
+    span = int(words.max()) - low + 1
+    if span > max(DENSE_SPAN, 4 * words.size):
+        return None
+    return words - low, span
+
+
+def _two_threads_on_a_word(words: np.ndarray, threads: np.ndarray) -> bool:
+    """Whether two different threads touch one word. Every race and hazard needs that; an interval
+    whose threads each keep to their own slots is ruled out here instead of by the grouped table.
+    Each word remembers one thread that touched it (the last written wins); a touch by any other
+    thread then differs from it."""
+    if words.size < 2:
+        return False
+    dense = _dense_slots(words)
+    if dense is None:
+        order = np.argsort(words)
+        words, threads = words[order], threads[order]
+        # within a run of equal words, two different threads are adjacent somewhere
+        return bool(np.count_nonzero((words[1:] == words[:-1]) & (threads[1:] != threads[:-1])))
+    slots, span = dense
+    owner = np.empty(span, dtype=threads.dtype)
+    owner[slots] = threads
+    return bool(np.count_nonzero(owner[slots] != threads))
+
+
+def _meeting(words: np.ndarray, threads: np.ndarray):
+    """meet(x, y): whether some word is touched by a row of x and a row of y with two different
+    threads among those rows (rows: touches, x and y boolean selections of them)."""
+    dense = _dense_slots(words) if words.size else None
+    if dense is None:
+        starts, table = _grouped({"word": words, "thread": threads}, ("word",))
+        order, thread = table["order"], table["thread"]
+        return lambda x, y: bool(np.any(_pair_exists(starts, x[order], y[order], thread)))
+    slots, span = dense
+
+    def meet(x, y) -> bool:
+        in_x = np.zeros(span, dtype=bool)
+        in_x[slots[x]] = True
+        in_y = np.zeros(span, dtype=bool)
+        in_y[slots[y]] = True
+        rows = (x | y) & (in_x & in_y)[slots]
+        if not np.count_nonzero(rows):
+            return False
+        return _two_threads_on_a_word(slots[rows], threads[rows])
+
+    return meet
+
+
 LOAD, STORE, ATOMIC = 0, 1, 2
+_KIND = {"load": LOAD, "store": STORE}     # anything else is an atomic
 MAX_PAIRWISE_CANDIDATES = 256   # beyond this many racing accesses in one interval, name pairs among
 MAX_NAMED_CANDIDATES = 48       # the first ones only
 
@@ -844,16 +988,11 @@ def _granule(group: list[Instance]) -> int:
 
 
 def _shared_by_threads(group: list[Instance]) -> bool:
-    """Whether two different threads touch one word. Every race and hazard needs that; an interval
-    whose threads each keep to their own slots is ruled out by one sort instead of the grouped table."""
+    """Whether two different threads touch one word of the group's array."""
     granule = _granule(group)
     footprints = [i.footprint(granule) for i in group]
-    words = np.concatenate([words for words, _ in footprints])
-    threads = np.concatenate([threads for _, threads in footprints])
-    order = np.argsort(words)
-    words, threads = words[order], threads[order]
-    # within a run of equal words, two different threads are adjacent somewhere
-    return bool(np.any((words[1:] == words[:-1]) & (threads[1:] != threads[:-1])))
+    return _two_threads_on_a_word(np.concatenate([words for words, _ in footprints]),
+                                  np.concatenate([threads for _, threads in footprints]))
 
 
 def _touches(group: list[Instance], space: ThreadSpace) -> dict:
@@ -862,7 +1001,7 @@ def _touches(group: list[Instance], space: ThreadSpace) -> dict:
     columns = {"word": [], "thread": [], "epoch": [], "kind": [], "instance": []}
     for index, instance in enumerate(group):
         words, threads = instance.footprint(granule)
-        kind = {"load": LOAD, "store": STORE}.get(instance.access.op, ATOMIC)
+        kind = _KIND.get(instance.access.op, ATOMIC)
         columns["word"].append(words)
         columns["thread"].append(threads)
         columns["epoch"].append(instance.epochs[threads])
@@ -1099,6 +1238,17 @@ def _value(expr, env):
         return None
 
 
+def _one_per_thread(value, size: int):
+    """An evaluated value as `threads.per_thread` returns it: one entry per thread, or None."""
+    if isinstance(value, np.ndarray) and value.shape == (size,):
+        return None if value.dtype == object else value
+    try:
+        values = np.broadcast_to(np.asarray(value), (size,))
+    except (ValueError, TypeError):
+        return None
+    return None if values.dtype == object else values
+
+
 def _conjuncts(expr) -> list:
     if isinstance(expr, sx.Binary) and expr.op == "&&":
         return _conjuncts(expr.left) + _conjuncts(expr.right)
@@ -1161,8 +1311,24 @@ def _block_axes_read(kernel) -> set:
     expressions += [a.address for a in kernel.accesses if a.space in ("shared", "global")]
     for record in list(kernel.accesses) + list(kernel.barriers) + list(kernel.calls):
         expressions += [c.expr for c in record.context.conditions]
-    return {name[-1] for expr in expressions if expr is not None for name in sx.free_names(expr)
-            if name.startswith("blockIdx.")}
+    names: set = set()
+    for expr in expressions:
+        if expr is not None:
+            names |= sx.free_names(expr)
+    return {name[-1] for name in names if name.startswith("blockIdx.")}
+
+
+_SPACES: dict = {}
+
+
+def _thread_space(block: tuple) -> ThreadSpace:
+    """`thread_space`, built once per block shape: the executor only reads it (arrays included)."""
+    space = _SPACES.get(block)
+    if space is None:
+        if len(_SPACES) >= 64:
+            _SPACES.clear()
+        space = _SPACES[block] = thread_space(block)
+    return space
 
 
 def _has_synchronization(kernel) -> bool:
@@ -1213,7 +1379,7 @@ def analyze(kernel, block=(256, 1, 1), bindings: dict | None = None, grid=None,
     bindings = {**kernel.template_bindings, **(bindings or {})}
     if grid is not None:
         bindings.update({f"gridDim.{axis}": int(size) for axis, size in zip("xyz", tuple(grid) + (1, 1))})
-    space = thread_space(block)
+    space = _thread_space(tuple(block))
     tree = loop_tree(program_order(kernel))
     exit_lines = {r.context.conditions[-1].line for r in kernel.early_returns if r.context.conditions}
     shapes = {array.name: array for array in kernel.shared_arrays}
@@ -1235,7 +1401,7 @@ def analyze(kernel, block=(256, 1, 1), bindings: dict | None = None, grid=None,
         blocks = _blocks(grid)[:2]
     atomic_calls = {(c.line, c.column): c for c in kernel.calls if c.name.startswith("atomic")}
     granules = _granules(kernel)
-    memo = Memo()
+    memo = Memo(varying_names(tree))
     for index in blocks:
         env = {**base_env, "blockIdx.x": index[0], "blockIdx.y": index[1], "blockIdx.z": index[2]}
         BlockRun(tree, space, env, exit_lines, shapes, found, atomic_calls, granules if not block_assumed else None,
