@@ -1128,28 +1128,58 @@ def _one_store_race(access, scope: str) -> SharedRace:
 def _block_pair_races(footprints: list, blocks: list, pairs_cap: int = 4096) -> list:
     """Global-memory races between threads of different blocks: a word one block writes that
     another block reads or writes in the same grid interval (between grid-wide barriers); atomic
-    pairs excepted."""
+    pairs excepted. At most `pairs_cap` access pairs are compared, in order; which of them share
+    a word is found for all pairs of one array at once."""
     found: dict = {}
     checked = 0
+    uniform: dict = {}      # id(access) -> whether it stores one value for the whole grid
     for x in range(len(footprints)):
         for y in range(x + 1, len(footprints)):
             for key in footprints[x].keys() & footprints[y].keys():
-                for first, first_words in footprints[x][key]:
-                    for second, second_words in footprints[y][key]:
+                firsts, seconds = footprints[x][key], footprints[y][key]
+                meets = None
+                for i, (first, _) in enumerate(firsts):
+                    for j, (second, _) in enumerate(seconds):
                         if first.op == "load" and second.op == "load":
                             continue
                         if first.op == "atomic" and second.op == "atomic":
                             continue
-                        if first is second and _stores_uniform_value(first, across_blocks=True):
-                            continue
+                        if first is second:
+                            same = uniform.get(id(first))
+                            if same is None:
+                                same = uniform[id(first)] = _stores_uniform_value(first, across_blocks=True)
+                            if same:
+                                continue
                         checked += 1
                         if checked > pairs_cap:
                             return list(found.values())
-                        if not np.intersect1d(first_words, second_words, assume_unique=True).size:
+                        if meets is None:
+                            meets = _sharing_words(firsts, seconds)
+                        if not meets[i, j]:
                             continue
-                        race = _between_blocks(first, second, blocks[x], blocks[y])
-                        found.setdefault((race.array, race.first_line, race.second_line), race)
+                        a, b = (second, first) if _walk_position(second) < _walk_position(first) else (first, second)
+                        if (a.array, a.line, b.line) not in found:      # the race _between_blocks would name
+                            race = _between_blocks(first, second, blocks[x], blocks[y])
+                            found[(race.array, race.first_line, race.second_line)] = race
     return list(found.values())
+
+
+def _sharing_words(firsts: list, seconds: list) -> np.ndarray:
+    """[i, j]: whether the words of firsts[i] and seconds[j] (each unique) have one in common."""
+    second_words = np.concatenate([words for _, words in seconds])
+    second_of = np.repeat(np.arange(len(seconds)), [words.size for _, words in seconds])
+    order = np.argsort(second_words, kind="stable")
+    second_words, second_of = second_words[order], second_of[order]
+    first_words = np.concatenate([words for _, words in firsts])
+    first_of = np.repeat(np.arange(len(firsts)), [words.size for _, words in firsts])
+    low = np.searchsorted(second_words, first_words, "left")
+    counts = np.searchsorted(second_words, first_words, "right") - low
+    meets = np.zeros((len(firsts), len(seconds)), dtype=bool)
+    total = int(counts.sum())
+    if total:
+        starts = np.repeat(low - (np.cumsum(counts) - counts), counts)
+        meets[np.repeat(first_of, counts), second_of[starts + np.arange(total)]] = True
+    return meets
 
 
 def _between_blocks(a, b, block_a, block_b) -> SharedRace:
