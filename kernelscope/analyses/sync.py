@@ -315,9 +315,10 @@ class Memo:
                 changing = tuple(name for name in names if name in self.varying)
                 known = (what, changing, (_ABSENT,) * len(changing), not _BLOCK_INDEX.isdisjoint(names))
             self.names[id(what)] = known
-        if known[1] is None:
-            return None, None
-        values = tuple(map(env.get, known[1], known[2]))
+        changing = known[1]
+        if not changing:
+            return (None, None) if changing is None else ((id(what), block if known[3] else None), ())
+        values = tuple(map(env.get, changing, known[2]))
         return (id(what), block if known[3] else None, tuple(map(id, values))), values
 
     def get(self, key):
@@ -460,7 +461,7 @@ class BlockRun:
         self.memo = memo if memo is not None else Memo(varying_names(tree))
         self.block = tuple(env.get(f"blockIdx.{axis}") for axis in "xyz")
         self.trust: dict = {}             # id(access) -> whether its byte address can be trusted
-        self.unbound: dict = {}           # (id(expression), names missing) -> the expression, see `evaluate`
+        self.unbound: dict = {}           # id(expression) -> (it, {names missing when it failed}), see `evaluate`
         # the all-true mask, shared: a loop every thread iterates passes it on unchanged
         self.everyone = np.ones(space.size, dtype=bool)
         self.everyone.flags.writeable = False
@@ -556,8 +557,7 @@ class BlockRun:
         return found
 
     def evaluate_conditions(self, conditions, env):
-        size = self.space.size
-        mask = np.ones(size, dtype=bool)
+        mask = self.everyone.copy()
         unknown = []
         for condition in conditions:
             holds = self.truth(condition.expr, env)
@@ -604,13 +604,15 @@ class BlockRun:
         (a condition on an unbound size in a loop would otherwise raise once per iteration)."""
         if not isinstance(expr, sx.Expr) or expr.has_load():
             return per_thread(expr, env, self.space.size)
-        key = (id(expr), frozenset(expr.symbols() - env.keys()))
-        if key in self.unbound:
+        failed = self.unbound.get(id(expr))
+        if failed is not None and frozenset(expr.symbols() - env.keys()) in failed[1]:
             return None
         try:
             value = expr.evaluate(env)
         except sx.Unbound:
-            self.unbound[key] = expr        # keeps the expression, and so its identity, alive
+            if failed is None:
+                failed = self.unbound[id(expr)] = (expr, set())    # keeps the expression, and its identity, alive
+            failed[1].add(frozenset(expr.symbols() - env.keys()))
             return None
         except UNEVALUABLE:
             return None
