@@ -44,7 +44,7 @@ import numpy as np
 
 from kernelscope import symbolic as sx
 from kernelscope.analyses.loops import UNKNOWN, executed_iterations
-from kernelscope.analyses.threads import UNEVALUABLE, WARP_SIZE, ThreadSpace, per_thread, thread_space, truth
+from kernelscope.analyses.threads import UNEVALUABLE, WARP_SIZE, ThreadSpace, per_thread, thread_space
 from kernelscope.model import FENCES
 
 BLOCK_BARRIERS = frozenset({"syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or", "cg_sync"})

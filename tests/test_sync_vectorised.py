@@ -1,0 +1,143 @@
+"""The sync analysis's vectorised checks against plain per-element references written here."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from kernelscope import symbolic as sx
+from kernelscope.analyses import sync
+from kernelscope.analyses.threads import thread_space
+
+
+def two_threads_on_a_word(words, threads) -> bool:
+    seen: dict = {}
+    for word, thread in zip(words.tolist(), threads.tolist()):
+        seen.setdefault(word, set()).add(thread)
+    return any(len(touching) > 1 for touching in seen.values())
+
+
+def meet(words, threads, x, y) -> bool:
+    for word in set(words.tolist()):
+        rows = words == word
+        if (rows & x).any() and (rows & y).any() and len(set(threads[rows & (x | y)].tolist())) > 1:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("spread", [8, 64, 1 << 40])     # dense scratch array, and the sorted fallback
+def test_two_threads_on_a_word_agrees_with_a_set_per_word(spread):
+    rng = np.random.default_rng(spread % 1000)
+    outcomes = set()
+    for _ in range(200):
+        size = int(rng.integers(1, 30))
+        words = rng.integers(0, 8, size) * (spread // 8)     # few distinct words, so that they repeat
+        threads = rng.integers(0, 4, size)
+        expected = two_threads_on_a_word(words, threads)
+        assert sync._two_threads_on_a_word(words, threads) == expected
+        outcomes.add(expected)
+    assert outcomes == {True, False}
+
+
+@pytest.mark.parametrize("spread", [6, 1 << 40])
+def test_meeting_agrees_with_a_scan_per_word(spread):
+    rng = np.random.default_rng(7 + spread % 97)
+    for _ in range(200):
+        size = int(rng.integers(1, 25))
+        words = rng.integers(0, 6, size) * (spread // 6)
+        threads = rng.integers(0, 3, size)
+        x, y = rng.random(size) < 0.5, rng.random(size) < 0.5
+        assert sync._meeting(words, threads)(x, y) == meet(words, threads, x, y)
+
+
+def test_sharing_words_agrees_with_intersecting_each_pair():
+    rng = np.random.default_rng(3)
+    for _ in range(50):
+        firsts = [(None, np.unique(rng.integers(0, 50, int(rng.integers(1, 8))))) for _ in range(int(rng.integers(1, 5)))]
+        seconds = [(None, np.unique(rng.integers(0, 50, int(rng.integers(1, 8))))) for _ in range(int(rng.integers(1, 5)))]
+        meets = sync._sharing_words(firsts, seconds)
+        for (i, (_, a)), (j, (_, b)) in itertools.product(enumerate(firsts), enumerate(seconds)):
+            assert meets[i, j] == bool(np.intersect1d(a, b).size)
+
+
+def mask_problem(masks, active, alive, space):
+    """CUDA's rule lane by lane: each caller is in its mask; every lane its mask names that has
+    not exited is a caller too."""
+    for thread in np.flatnonzero(active):
+        warp, lane, mask = int(space.warp[thread]), int(space.lane[thread]), int(masks[thread])
+        in_warp = space.warp == warp
+        present = {int(k) for k in space.lane[active & in_warp]}
+        living = {int(k) for k in space.lane[alive & in_warp]}
+        if not (mask >> lane) & 1:
+            return ("left out", lane, warp, mask)
+        missing = {k for k in range(32) if (mask >> k) & 1} & (living - present)
+        if missing:
+            return ("absent", warp, mask, sorted(missing), present)
+    return None
+
+
+def test_mask_problem_names_the_first_calling_lane_with_one():
+    space = thread_space((80, 1, 1))      # a last warp of 16 lanes
+    rng = np.random.default_rng(11)
+    for _ in range(300):
+        active = rng.random(space.size) < 0.8
+        alive = active | (rng.random(space.size) < 0.5)
+        masks = np.where(rng.random(space.size) < 0.7, 0xFFFFFFFF, rng.integers(0, 1 << 32, space.size))
+        expected = mask_problem(masks, active, alive, space)
+        found = sync._mask_problem(masks.astype(np.int64), active, alive, space)
+        if expected is None:
+            assert found is None
+        elif expected[0] == "left out":
+            _, lane, warp, mask = expected
+            assert found == f"lane {lane} of warp {warp} calls it with mask 0x{mask:08x}, which leaves it out"
+        else:
+            _, warp, mask, missing, present = expected
+            assert found.startswith(f"mask 0x{mask:08x} names lanes ") and f"of warp {warp}," in found
+            assert f"(lanes here: 0x{sum(1 << k for k in present):08x})" in found
+            named = found.split("names lanes ")[1].split(" of warp")[0]
+            listed = []
+            for run in named.split(", "):
+                low, _, high = run.partition("..")
+                listed += list(range(int(low), int(high or low) + 1))
+            assert listed == missing
+
+
+class CountingSym(sx.Sym):
+    """A symbol that counts how often an evaluation reads it."""
+    __slots__ = ("reads",)
+
+    def __init__(self, name):
+        super().__init__(name)
+        self.reads = 0
+
+    def _small(self, env):
+        self.reads += 1
+        return super()._small(env)
+
+
+def test_the_memo_evaluates_an_expression_once_per_value_of_what_changes():
+    space = thread_space((32, 1, 1))
+    tid = CountingSym("threadIdx.x")
+    expr = sx.binary("+", sx.binary("*", tid, 4), sx.Sym("k"))
+    run = sync.BlockRun([], space, dict(space.env), set(), {}, sync.Findings(), memo=sync.Memo(frozenset({"k"})))
+    env = dict(space.env)
+    first = [run.per_thread(expr, {**env, "k": k}) for k in (0, 1, 2)]
+    assert tid.reads == 3
+    again = [run.per_thread(expr, {**env, "k": k}) for k in (0, 1, 2)]
+    assert tid.reads == 3
+    for a, b, k in zip(first, again, (0, 1, 2)):
+        assert a is b and np.array_equal(a, space.linear * 4 + k)
+
+
+def test_an_expression_on_an_unbound_name_is_not_evaluated_again():
+    space = thread_space((32, 1, 1))
+    tid = CountingSym("threadIdx.x")
+    expr = sx.binary("<", tid, sx.Sym("n"))
+    run = sync.BlockRun([], space, dict(space.env), set(), {}, sync.Findings(), memo=sync.Memo(frozenset()))
+    assert run.truth(expr, dict(space.env)) is None
+    assert run.truth(expr, {**space.env, "k": 5}) is None
+    assert tid.reads == 1
+    assert np.array_equal(run.truth(expr, {**space.env, "n": 7}), space.linear < 7)
+    assert tid.reads == 2
