@@ -1137,7 +1137,9 @@ def _block_pair_races(footprints: list, blocks: list, pairs_cap: int = 4096) -> 
     uniform: dict = {}      # id(access) -> whether it stores one value for the whole grid
     for x in range(len(footprints)):
         for y in range(x + 1, len(footprints)):
-            for key in footprints[x].keys() & footprints[y].keys():
+            # in the first footprint's order: a set's order follows string hashing, which changes
+            # between processes, and would change which pairs the cap leaves out
+            for key in [k for k in footprints[x] if k in footprints[y]]:
                 firsts, seconds = footprints[x][key], footprints[y][key]
                 meets = None
                 for i, (first, _) in enumerate(firsts):
