@@ -44,7 +44,8 @@ import numpy as np
 
 from kernelscope import symbolic as sx
 from kernelscope.analyses.loops import UNKNOWN, executed_iterations
-from kernelscope.analyses.threads import UNEVALUABLE, WARP_SIZE, ThreadSpace, per_thread, thread_space
+from kernelscope.analyses.threads import UNEVALUABLE, WARP_SIZE, ThreadSpace, as_truth, one_per_thread, per_thread, \
+    thread_space
 from kernelscope.model import FENCES
 
 BLOCK_BARRIERS = frozenset({"syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or", "cg_sync"})
@@ -589,13 +590,7 @@ class BlockRun:
 
     def truth(self, expr, env):
         """`truth`, skipping what is known to fail (see `evaluate`)."""
-        values = self.evaluate(expr, env)
-        if values is None:
-            return None
-        try:
-            return np.asarray(values != 0, dtype=bool)
-        except TypeError:
-            return None
+        return as_truth(self.evaluate(expr, env))
 
     def evaluate(self, expr, env):
         """`per_thread`, except that an expression which failed because a name it reaches has no
@@ -616,7 +611,7 @@ class BlockRun:
             return None
         except UNEVALUABLE:
             return None
-        return _one_per_thread(value, self.space.size)
+        return one_per_thread(value, self.space.size)
 
     # -- events ----------------------------------------------------------------------------------
     def execute(self, step: Step) -> None:
@@ -1270,17 +1265,6 @@ def _value(expr, env):
         return value.astype(np.int64) if isinstance(value, np.ndarray) else int(value)
     except UNEVALUABLE:
         return None
-
-
-def _one_per_thread(value, size: int):
-    """An evaluated value as `threads.per_thread` returns it: one entry per thread, or None."""
-    if isinstance(value, np.ndarray) and value.shape == (size,):
-        return None if value.dtype == object else value
-    try:
-        values = np.broadcast_to(np.asarray(value), (size,))
-    except (ValueError, TypeError):
-        return None
-    return None if values.dtype == object else values
 
 
 def _conjuncts(expr) -> list:

@@ -462,9 +462,13 @@ def per_thread(expr, env: dict, size: int):
         value = expr.evaluate(env)
     except UNEVALUABLE:
         return None
+    return one_per_thread(value, size)
+
+
+def one_per_thread(value, size: int):
+    """An evaluated value as one entry per thread (read-only), or None when it is not numbers."""
     if isinstance(value, np.ndarray) and value.shape == (size,):
-        # already one value per thread (the usual case): broadcast_to would only add overhead.
-        # Callers treat the result as read-only either way.
+        # already one value per thread (the usual case): broadcast_to would only add overhead
         return None if value.dtype == object else value
     try:
         values = np.broadcast_to(np.asarray(value), (size,))
@@ -475,7 +479,11 @@ def per_thread(expr, env: dict, size: int):
 
 def truth(expr, env: dict, size: int):
     """A condition's truth for every thread, or None when it cannot be known."""
-    values = per_thread(expr, env, size)
+    return as_truth(per_thread(expr, env, size))
+
+
+def as_truth(values):
+    """Per-thread values (or None) as booleans (or None)."""
     if values is None:
         return None
     try:
