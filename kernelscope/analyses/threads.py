@@ -279,14 +279,17 @@ class Lanes:
     def _own_truth(self, expr: sx.Expr, unbound: list):
         key = id(expr)
         if key not in self._own_truths:
-            try:
-                truth = self.values(expr) != 0
-                if _decided_by_stand_ins(expr, self.env, unbound, truth, self.slots):
-                    truth = None
-            except UNEVALUABLE:
-                truth = None
-            self._own_truths[key] = truth
+            self._own_truths[key] = self._judge(expr, unbound)
         return self._own_truths[key]
+
+    def _judge(self, expr: sx.Expr, unbound: list):
+        """A condition's truth per lane, or None when it cannot be evaluated or the stand-in
+        values of the unbound scalars decide it."""
+        try:
+            truth = self.values(expr) != 0
+            return None if _decided_by_stand_ins(expr, self.env, unbound, truth, self.slots) else truth
+        except UNEVALUABLE:
+            return None
 
     def _first_judgement(self, expr: sx.Expr, unbound: list):
         """The truth of a condition over several unbound scalars judged for the first time, here:
@@ -295,12 +298,7 @@ class Lanes:
         key = sx.structure_key(expr)
         kept = self._kept.judged.get(key)
         if kept is None:
-            try:
-                truth = self.values(expr) != 0
-                if _decided_by_stand_ins(expr, self.env, unbound, truth, self.slots):
-                    truth = None
-            except UNEVALUABLE:
-                truth = None
+            truth = self._judge(expr, unbound)
             kept = self._kept.judged[key] = (truth, getattr(expr, "_decided_by_stand_ins", None))
         elif kept[1] is not None:
             expr._decided_by_stand_ins = kept[1]

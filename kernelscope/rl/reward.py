@@ -33,7 +33,7 @@ from typing import Any, Callable
 from kernelscope.errors import InputError
 from kernelscope.rl.extract import Extraction, extract_code
 from kernelscope.rl.hacks import runner_hacks, source_hacks, structural_hacks
-from kernelscope.rl.structure import STRUCTURE_KEYS, pick_kernel, score_kernel
+from kernelscope.rl.structure import STRUCTURE_KEYS, kernel_named, pick_kernel, score_kernel
 from kernelscope.rl.work import WorkCap, work_share
 
 CACHE_ENTRIES = 4096
@@ -404,7 +404,7 @@ class UnifiedReward:
                 analyses[launch.block] = self.analyze_fn(code, block=launch.block, bindings=task.bindings())
                 diagnostics += analyses[launch.block].get("diagnostics", [])
                 errors = errors or analyses[launch.block].get("errors", [])
-            kernel = next((k for k in analyses[launch.block].get("kernels", []) if k.get("name") == launch.kernel), None)
+            kernel = kernel_named(analyses[launch.block], launch.kernel)
             if kernel is None:
                 return self._fail("syntax_error", self.config.compile_error, extraction=extraction, errors=errors,
                                   diagnostics=diagnostics)

@@ -108,10 +108,15 @@ def default_ridge_point() -> float:
     return gpu.peak_flops("fp32") / gpu.memory_bandwidth_bytes
 
 
+def kernel_named(analysis: dict, name: str | None) -> dict | None:
+    """The kernel called `name` in a file's analysis, or None."""
+    return next((k for k in analysis.get("kernels", []) if k.get("name") == name), None)
+
+
 def pick_kernel(analysis: dict, name: str | None) -> dict | None:
     """The kernel called `name` in a file's analysis, else the only/first one."""
+    named = kernel_named(analysis, name)
+    if named is not None:
+        return named
     kernels = analysis.get("kernels", [])
-    for kernel in kernels:
-        if kernel.get("name") == name:
-            return kernel
     return kernels[0] if kernels else None

@@ -31,6 +31,10 @@ def _number(value) -> float | None:
     return float(value) if isinstance(value, (int, float)) and math.isfinite(value) else None
 
 
+def _flops_per_thread(kernel: dict | None) -> float | None:
+    return _number(((kernel or {}).get("intensity") or {}).get("flops_per_thread"))
+
+
 def work_share(kernel: dict) -> float:
     """The honest bound over the counted work of a kernel that WorkCap capped (1.0 within the bound)."""
     intensity = kernel.get("intensity") or {}
@@ -59,7 +63,7 @@ class WorkCap:
         total: dead arithmetic in any one launch counts against the whole."""
         if task is None or not getattr(task, "implementations", None) or not launched:
             return launched
-        flops = [_number(((kernel.get("intensity") or {}).get("flops_per_thread"))) for kernel, _ in launched]
+        flops = [_flops_per_thread(kernel) for kernel, _ in launched]
         bounds = self.work_bounds(task)
         if bounds is None:
             return launched
@@ -125,7 +129,7 @@ class WorkCap:
 
         analysis = self.analyze_fn(source, block=base.implementation_block(implementation), bindings=base.bindings())
         kernel = pick_kernel(analysis, implementation.get("kernel"))
-        flops = _number(((kernel or {}).get("intensity") or {}).get("flops_per_thread"))
+        flops = _flops_per_thread(kernel)
         threads = base.threads(implementation)
         return flops * threads if flops is not None and flops > 0 and threads else None
 
@@ -133,12 +137,13 @@ class WorkCap:
         """A multi-launch implementation's work over the launches whose FLOPs can be counted, and
         whether that was all of them."""
         from kernelscope.rl.reward import plan_launches
+        from kernelscope.rl.structure import kernel_named
 
         total, complete = 0.0, True
         for launch in plan_launches(source, base):
             analysis = self.analyze_fn(source, block=launch.block, bindings=base.bindings())
-            kernel = next((k for k in analysis.get("kernels", []) if k.get("name") == launch.kernel), None)
-            flops = _number(((kernel or {}).get("intensity") or {}).get("flops_per_thread"))
+            kernel = kernel_named(analysis, launch.kernel)
+            flops = _flops_per_thread(kernel)
             if flops is None:
                 complete = False
             else:

@@ -25,7 +25,7 @@ from multiprocessing.connection import Connection
 
 from kernelscope.errors import KernelscopeError, ToolMissingError
 from kernelscope.limits import env_limit
-from kernelscope.runner.child import start_child, stop_child
+from kernelscope.runner.child import send_hello, start_child, stop_child
 from kernelscope.runner.compile import CompileError
 
 COMPILE_TIMEOUT_S = env_limit("KERNELSCOPE_COMPILE_TIMEOUT_S", 60.0)
@@ -164,9 +164,9 @@ def _serve(connection: Connection, memory_bytes: int) -> None:
         except Exception:
             pass
     except BaseException as exc:
-        connection.send({"status": "error", "message": f"{type(exc).__name__}: {exc}"})
+        send_hello(connection, exc)
         return
-    connection.send({"status": "ready", "pid": os.getpid()})
+    send_hello(connection)
     while True:
         try:
             job = connection.recv()

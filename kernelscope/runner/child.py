@@ -62,6 +62,14 @@ def start_child(module: str, args: list[str], *, what: str, startup_timeout_s: f
     return process, connection
 
 
+def send_hello(connection: Connection, failure: BaseException | None = None) -> None:
+    """The child's half of the handshake: ready (with its pid), or why it could not start."""
+    if failure is None:
+        connection.send({"status": "ready", "pid": os.getpid()})
+    else:
+        connection.send({"status": "error", "message": f"{type(failure).__name__}: {failure}"})
+
+
 def stop_child(process: subprocess.Popen, connection: Connection, own_process_group: bool) -> None:
     """Kill the child now (its whole group when it has one) and close the pipe."""
     if own_process_group:

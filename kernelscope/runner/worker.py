@@ -27,7 +27,7 @@ import time
 from multiprocessing.connection import Connection
 
 from kernelscope.errors import KernelscopeError
-from kernelscope.runner.child import start_child
+from kernelscope.runner.child import send_hello, start_child
 
 STARTUP_TIMEOUT_S = 180.0
 COMPILE_TIMEOUT_S = 60.0
@@ -176,9 +176,9 @@ def _serve(connection, device: int) -> None:
 
         harness = Harness()
     except Exception as exc:
-        connection.send({"status": "error", "message": f"{type(exc).__name__}: {exc}"})
+        send_hello(connection, exc)
         return
-    connection.send({"status": "ready", "pid": os.getpid()})
+    send_hello(connection)
     while True:
         try:
             job = connection.recv()
