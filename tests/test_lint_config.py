@@ -174,3 +174,16 @@ def test_bad_grid_arg_or_show_info_values_are_usage_errors(tmp_path, text, messa
     (tmp_path / "pyproject.toml").write_text(f"[tool.kernelscope]\n{text}\n")
     with pytest.raises(UsageError, match=message):
         load_config_file(tmp_path / "pyproject.toml")
+
+
+def test_a_setup_cfg_of_another_tool_is_skipped_and_the_search_goes_on_upwards(tmp_path):
+    # the inner setup.cfg is broken INI but has no [kernelscope] header: it is not ours to read
+    write(tmp_path / "pyproject.toml", '[tool.kernelscope]\nselect = ["KS1"]\n')
+    write(tmp_path / "pkg" / "setup.cfg", "[metadata\nname = pkg\n")
+    write(tmp_path / "pkg" / "pyproject.toml", '[build-system]\nrequires = ["setuptools"]\n')
+    assert SettingsResolver().for_path(tmp_path / "pkg" / "k.cu").select == ("KS1",)
+
+
+def test_a_kernelscope_section_in_setup_cfg_is_still_found(tmp_path):
+    write(tmp_path / "setup.cfg", "[metadata]\nname = x\n\n[kernelscope]\nselect = KS1\n")
+    assert SettingsResolver().for_path(tmp_path / "k.cu").select == ("KS1",)

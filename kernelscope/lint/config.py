@@ -159,14 +159,30 @@ class SettingsResolver:
 
 
 def find_config_in(directory: Path) -> Optional[Path]:
-    """The configuration file in `directory` that has a kernelscope section, if any."""
+    """The configuration file in `directory` that has a kernelscope section, if any.
+
+    A file whose text cannot hold the section (no `kernelscope` in a pyproject.toml, no
+    `[kernelscope]` header in a setup.cfg) is not parsed: most projects' files are someone else's
+    configuration, and parsing them cost more than analysing a small kernel."""
     pyproject = directory / "pyproject.toml"
-    if pyproject.is_file() and "kernelscope" in _read_toml(pyproject).get("tool", {}):
+    if _mentions(pyproject, b"kernelscope") and "kernelscope" in _read_toml(pyproject).get("tool", {}):
         return pyproject
     setup_cfg = directory / "setup.cfg"
-    if setup_cfg.is_file() and _read_ini(setup_cfg).has_section("kernelscope"):
+    if _mentions(setup_cfg, b"[kernelscope]") and _read_ini(setup_cfg).has_section("kernelscope"):
         return setup_cfg
     return None
+
+
+def _mentions(path: Path, needle: bytes) -> bool:
+    """Whether `path` is a readable file whose bytes contain `needle`. An unreadable file counts as
+    mentioning it, so that parsing it reports the error."""
+    try:
+        with open(path, "rb") as handle:
+            return needle in handle.read()
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        return False
+    except OSError:
+        return True
 
 
 def load_config_file(path: Path, defaults: Settings | None = None) -> Settings:
