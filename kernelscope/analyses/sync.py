@@ -179,7 +179,7 @@ class Event:
     """One record in program order, with what the executor asks of it every time it runs: its
     conditions (and their identities, the key their masks are shared under) and whether executing it
     can find anything (most calls are maths functions: they only count as a step)."""
-    __slots__ = ("kind", "record", "conditions", "condition_key", "inert")
+    __slots__ = ("kind", "record", "conditions", "condition_key", "inert", "plain_access", "read_only", "trusted")
 
     def __init__(self, kind: str, record):
         self.kind = kind                  # access | barrier | call | return
@@ -187,6 +187,20 @@ class Event:
         self.conditions = record.context.conditions
         self.condition_key = tuple(map(id, self.conditions))
         self.inert = _inert(kind, record)
+        # a shared or global load or store: the executor's most frequent event, handled inline
+        self.plain_access = kind == "access" and not self.inert and record.op != "atomic"
+        self.read_only = False            # set by `mark_read_only`
+        self.trusted = None               # whether its byte address can be trusted, once asked
+
+
+def mark_read_only(events: list[Event]) -> None:
+    """Flags the accesses to arrays that no access writes. Two loads never race and nothing can
+    make a load of such an array race or keep a barrier (every race and hazard check asks for a
+    write to the array first), so executing one only ever notes that its address is unknown."""
+    written = {e.record.array for e in events if e.kind == "access" and not e.inert and e.record.op != "load"}
+    for event in events:
+        if event.plain_access and event.record.array not in written:
+            event.read_only = True
 
 
 def _inert(kind: str, record) -> bool:
@@ -457,6 +471,7 @@ class BlockRun:
         self.tile_width = np.full(space.size, WARP_SIZE, dtype=np.int64)
         self.exited: list = []            # (return record, how many threads left, symbolic)
         self.interval: list[Instance] = []
+        self.unknown_in_interval: set = set()   # id(event) of accesses in `interval` with an unknown address
         self.previous: tuple | None = None   # (interval before the last barrier, that barrier record)
         self.steps = 0
         self.memo = memo if memo is not None else Memo(varying_names(tree))
@@ -490,6 +505,10 @@ class BlockRun:
             self.steps += 1
             if node.inert:
                 continue
+            if node.plain_access:
+                addresses = self.addresses(node, env)
+                if not self.worth_recording(node, addresses):
+                    continue
             key = node.condition_key
             entry = masks.get(key)
             if entry is None:
@@ -501,6 +520,10 @@ class BlockRun:
                 reached = live      # shared by the statements with no conditions: nobody changes it
             else:
                 reached = loop_mask & mask & self.alive
+            if node.plain_access:
+                if np.count_nonzero(reached):
+                    self.record_access(node, reached, unknown, addresses)
+                continue
             self.execute(Step(node, env, reached, unknown, loop_reasons, loop_partial))
 
     def iterate(self, node: LoopNode, env, loop_mask, loop_reasons, loop_partial) -> None:
@@ -649,22 +672,42 @@ class BlockRun:
             self.early_return(step, record)
 
     def access(self, step: Step, access) -> None:
-        # only shared and global accesses get here (the others are inert events)
-        if access.op == "atomic":
-            self.atomic(step, access)
+        """An atomic (plain loads and stores are handled by `walk`)."""
+        self.atomic(step, access)
         if not np.count_nonzero(step.mask):
             return
         addresses = self.per_thread(access.address, step.env) if self.is_trusted(access) else None
-        self.record_access(access, step.mask, step.unknown, addresses)
+        self.record_access(step.event, step.mask, step.unknown, addresses)
 
-    def record_access(self, access, mask, unknown: tuple, addresses) -> None:
+    def addresses(self, event: Event, env):
+        """The event's per-thread byte addresses, None when unknown."""
+        trusted = event.trusted
+        if trusted is None:
+            trusted = event.trusted = self.trusted(event.record)
+        return self.per_thread(event.record.address, env) if trusted else None
+
+    def worth_recording(self, event: Event, addresses) -> bool:
+        """Whether executing a plain access with these addresses can change what is found, before
+        its mask is computed. A read-only array's access only ever notes an unknown address (see
+        `mark_read_only`); an unknown address only counts as there being one in the interval (the
+        race checks leave it out, the hazard check asks whether there is any), so a second one of
+        the same access adds nothing."""
+        if event.read_only:
+            return addresses is None and id(event.record) not in self.found.unknown_addresses
+        return addresses is not None or id(event) not in self.unknown_in_interval
+
+    def record_access(self, event: Event, mask, unknown: tuple, addresses) -> None:
         """One execution of a shared or global access by the threads in `mask` (some of them)."""
+        access = event.record
         if addresses is None:
             if id(access) not in self.found.unknown_addresses:   # noted once: the text is the same each time
                 self.found.unknown_addresses.add(id(access))
                 self.found.note(f"line {access.line}: address of {access.text or access.array} unknown")
+            self.unknown_in_interval.add(id(event))
         else:
             addresses = np.asarray(addresses, dtype=np.int64)
+        if event.read_only:
+            return
         certain = not unknown or not any(c.expr.has_load() for c in unknown)
         instance = Instance(access, addresses, mask, self.epochs, certain, self.tile_epochs, self.tile_width)
         self.interval.append(instance)
@@ -835,6 +878,7 @@ class BlockRun:
                     _hazard_across(before, current, self.space)
         self.previous = (current, barrier) if barrier is not None else None
         self.interval = []
+        self.unknown_in_interval = set()
 
 
 # ------------------------------------------------------------------------------------- pair checks
@@ -1398,7 +1442,9 @@ def analyze(kernel, block=(256, 1, 1), bindings: dict | None = None, grid=None,
     if grid is not None:
         bindings.update({f"gridDim.{axis}": int(size) for axis, size in zip("xyz", tuple(grid) + (1, 1))})
     space = _thread_space(tuple(block))
-    tree = loop_tree(program_order(kernel))
+    events = program_order(kernel)
+    mark_read_only(events)
+    tree = loop_tree(events)
     exit_lines = {r.context.conditions[-1].line for r in kernel.early_returns if r.context.conditions}
     shapes = {array.name: array for array in kernel.shared_arrays}
     found = Findings()
