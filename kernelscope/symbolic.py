@@ -113,7 +113,9 @@ class Const(Expr):
         kind = type(value)
         # the value's type, and for anything but an integer its text: 1, 1.0 and True, or 0.0 and
         # -0.0, are different constants
-        self._key = _intern((Const, kind, value if kind is int or kind is bool else repr(value)))
+        structure = (Const, kind, value if kind is int or kind is bool else repr(value))
+        key = _STRUCTURES.get(structure)
+        self._key = key if key is not None else _intern(structure)
 
     def __reduce__(self):                 # copy and pickle rebuild it (the class attributes are not slots)
         return Const, (self.value,)
@@ -256,18 +258,27 @@ class Binary(Expr):
     __slots__ = ("op", "left", "right", "_apply")
 
     def __init__(self, op: str, left: Expr, right: Expr):
+        # The commonest node the front end builds (tens of thousands per file): what _join,
+        # _measure and _intern do, written out, since their calls cost more than their work.
         self.op = op
         self.left = left
         self.right = right
         self._apply = _BINARY.get(op)   # looked up once: trees are evaluated many times
-        self._weight = min(left._weight + right._weight + 1, _WEIGHT_CAP)
+        weight = left._weight + right._weight + 1
+        self._weight = weight if weight < _WEIGHT_CAP else _WEIGHT_CAP
         self._depth = (left._depth if left._depth > right._depth else right._depth) + 1
-        self._symbols = _join(left._symbols, right._symbols)
-        self._free_names = _join(left._free_names, right._free_names)
-        self._carried = _join(left._carried, right._carried)
-        self._env_names = _join(left._env_names, right._env_names)
+        a, b = left._symbols, right._symbols
+        self._symbols = a if b <= a else b if a <= b else a | b
+        a, b = left._free_names, right._free_names
+        self._free_names = a if b <= a else b if a <= b else a | b
+        a, b = left._carried, right._carried
+        self._carried = a if b <= a else b if a <= b else a | b
+        a, b = left._env_names, right._env_names
+        self._env_names = a if b <= a else b if a <= b else a | b
         self._has_load = left._has_load or right._has_load
-        self._key = _intern((Binary, op, left._key, right._key))
+        structure = (Binary, op, left._key, right._key)
+        key = _STRUCTURES.get(structure)
+        self._key = key if key is not None else _intern(structure)
 
     def children(self):
         return (self.left, self.right)
@@ -653,8 +664,14 @@ def as_expr(value) -> Expr:
 
 
 def binary(op: str, left, right) -> Expr:
-    left, right = as_expr(left), as_expr(right)
-    left_const, right_const = isinstance(left, Const), isinstance(right, Const)
+    # (class tests written out rather than calls of as_expr: the front end calls this for nearly
+    # every operator it reads)
+    left_const = isinstance(left, Const)
+    if not left_const and not isinstance(left, Expr):
+        left, left_const = Const(left), True
+    right_const = isinstance(right, Const)
+    if not right_const and not isinstance(right, Expr):
+        right, right_const = Const(right), True
     if not (left_const or right_const):
         return Binary(op, left, right)    # nothing to fold or simplify (most calls)
     if left_const and right_const:
@@ -662,27 +679,31 @@ def binary(op: str, left, right) -> Expr:
             return Const(apply_binary(op, left.value, right.value))
         except (Unevaluable, ZeroDivisionError, ArithmeticError, TypeError, ValueError):
             pass
+    # the identities: x + 0, 0 + x, x - 0, x * 1, 1 * x, x * 0, 0 * x, x / 1, x >> 0
+    left_value = left.value if left_const else None
+    right_value = right.value if right_const else None
     if op == "+":
-        if _is_const(left, 0):
+        if left_const and left_value == 0:
             return right
-        if _is_const(right, 0):
+        if right_const and right_value == 0:
             return left
-    if op == "-" and _is_const(right, 0):
-        return left
-    if op == "*":
-        if _is_const(left, 1):
+    elif op == "-":
+        if right_const and right_value == 0:
+            return left
+    elif op == "*":
+        if left_const and left_value == 1:
             return right
-        if _is_const(right, 1):
+        if right_const and right_value == 1:
             return left
-        if _is_const(left, 0) or _is_const(right, 0):
+        if (left_const and left_value == 0) or (right_const and right_value == 0):
             return Const(0)
-    if op in ("/", ">>") and _is_const(right, 1 if op == "/" else 0):
-        return left
+    elif op == "/":
+        if right_const and right_value == 1:
+            return left
+    elif op == ">>":
+        if right_const and right_value == 0:
+            return left
     return Binary(op, left, right)
-
-
-def _is_const(expr: Expr, value) -> bool:
-    return isinstance(expr, Const) and expr.value == value
 
 
 _INT64_LIMIT = 1 << 63

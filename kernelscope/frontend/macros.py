@@ -195,6 +195,7 @@ class Preprocessor:
         self.errors: list[SourceError] = []
         self._offset_notes: list[tuple[int, str]] = []   # (original offset, message), located at the end
         self._budget = 0
+        self._word_patterns: dict = {}   # macro names that are not ALL_CAPS -> _macro_words' pattern
 
     # -- public -----------------------------------------------------------------------------
     def run(self, text: str) -> Preprocessed:
@@ -221,24 +222,31 @@ class Preprocessor:
                 self._expand_region(text, start, end, emit)
                 code_lines.clear()
 
-        for logical_start, logical_end in _logical_lines(text):
-            line_text = text[logical_start:logical_end]
-            stripped = line_text.lstrip()
-            line_no = bisect.bisect_right(line_starts, logical_start)
-            if stripped.startswith("#"):
-                flush_code()
-                directive, _, rest = _split_directive(stripped)
-                keep = self._directive(directive, rest, line_no, stack, active)
-                active = stack[-1][0] if stack else True  # a branch is only taken inside an active parent
-                if keep and active:
-                    emit(line_text, logical_start)
-                else:
-                    emit(_blank(line_text), logical_start)
-            elif active:
-                code_lines.append((logical_start, logical_end))
+        def lines_between(start: int, end: int):
+            # lines of code (not directives) from start to end: expanded when active, else blanked
+            if start >= end:
+                return
+            if active:
+                code_lines.append((start, end))
             else:
                 flush_code()
+                emit(_blank(text[start:end]), start)
+
+        position = 0
+        for logical_start, logical_end in _directive_lines(text):
+            lines_between(position, logical_start)
+            position = logical_end
+            line_text = text[logical_start:logical_end]
+            flush_code()
+            directive, _, rest = _split_directive(line_text.lstrip())
+            line_no = bisect.bisect_right(line_starts, logical_start)
+            keep = self._directive(directive, rest, line_no, stack, active)
+            active = stack[-1][0] if stack else True  # a branch is only taken inside an active parent
+            if keep and active:
+                emit(line_text, logical_start)
+            else:
                 emit(_blank(line_text), logical_start)
+        lines_between(position, len(text))
         flush_code()
         if stack:
             self.errors.append(SourceError(len(line_starts), 1, "unterminated #if at end of file"))
@@ -246,7 +254,7 @@ class Preprocessor:
             line = bisect.bisect_right(line_starts, offset)
             self.errors.append(SourceError(line, offset - line_starts[line - 1] + 1, message))
         expanded = "".join(out)
-        return Preprocessed(expanded, text, positions, self.macros, self.errors)
+        return Preprocessed(expanded, text, positions, self.macros, self.errors, line_starts)
 
     # -- directives -------------------------------------------------------------------------
     def _directive(self, directive: str, rest: str, line: int, stack: list, active: bool) -> bool:
@@ -316,17 +324,17 @@ class Preprocessor:
 
     # -- expansion --------------------------------------------------------------------------
     def _expand_region(self, text: str, start: int, end: int, emit) -> None:
-        region = text[start:end]
-        if not self._needs_expansion(region):
-            emit(region, start, True)
+        hits = self._macro_words(text, start, end)
+        if not hits:
+            emit(text[start:end], start, True)
             return
         # Only the lines that use a macro (with a line of context on each side, and the lines a call's
         # arguments run over) are tokenised; the rest is copied as it is.
-        lines = region.splitlines(keepends=True)
+        lines = text[start:end].splitlines(keepends=True)
         offsets = [start]
         for line in lines:
             offsets.append(offsets[-1] + len(line))
-        for first, last, kind in self._line_chunks(lines):
+        for first, last, kind in self._line_chunks(lines, self._line_kinds(hits, offsets)):
             chunk_start, chunk_end = offsets[first], offsets[last]
             if kind == PLAIN:
                 emit(text[chunk_start:chunk_end], chunk_start, True)
@@ -335,6 +343,33 @@ class Preprocessor:
             else:
                 tokens = self._fix_qualifier_macros(tokenize(text[chunk_start:chunk_end], chunk_start))
                 self._expand_tokens(tokens, set(), 0, emit, top_level=True)
+
+    def _macro_words(self, text: str, start: int, end: int) -> list:
+        """The words of text[start:end] that make a line more than plain code, as matches: names of
+        macros and unknown ALL_CAPS names (three characters or more: macros from a header, perhaps).
+        One scan finds them, where splitting every line into words cost more than the expansion."""
+        other = frozenset(name for name in self.macros if not _CAPS_WORD.fullmatch(name))
+        pattern = self._word_patterns.get(other)
+        if pattern is None:
+            names = "".join("|" + re.escape(name) for name in sorted(other, key=len, reverse=True))
+            pattern = self._word_patterns[other] = re.compile(rf"\b(?:[A-Z_][A-Z0-9_]{{2,}}{names})\b")
+        macros = self.macros
+        return [match for match in pattern.finditer(text, start, end)
+                if match.group() in macros or _CAPS_WORD.fullmatch(match.group())]
+
+    def _line_kinds(self, hits: list, offsets: list) -> list[int]:
+        """How each line (starting at its offset in `offsets`) is preprocessed, from its macro words."""
+        kinds = [PLAIN] * (len(offsets) - 1)
+        for match in hits:
+            line = bisect.bisect_right(offsets, match.start()) - 1
+            if kinds[line] == EXPAND:
+                continue
+            macro = self.macros.get(match.group())
+            if macro is not None and macro.params is None and _NUMBER_BODY.match(macro.body):
+                kinds[line] = CONSTANTS
+            else:
+                kinds[line] = EXPAND      # a macro to expand, or an unknown ALL_CAPS name
+        return kinds
 
     def _substitute_constants(self, chunk: str, start: int, emit) -> None:
         """Lines whose only macros are numeric constants (`#define TILE 32`): replace the names in
@@ -349,21 +384,10 @@ class Preprocessor:
             position = match.end()
         emit(chunk[position:], start + position, True)
 
-    def _line_kind(self, line: str) -> int:
-        kind = PLAIN
-        for word in set(_IDENTIFIER.findall(line)):
-            macro = self.macros.get(word)
-            if macro is not None and macro.params is None and _NUMBER_BODY.match(macro.body):
-                kind = max(kind, CONSTANTS)
-            elif macro is not None or (len(word) >= 3 and _CAPS.match(word)):
-                return EXPAND
-        return kind
-
-    def _line_chunks(self, lines: list[str]):
+    def _line_chunks(self, lines: list[str], kinds: list[int]):
         """(first line, end line, kind) runs covering all lines in order: PLAIN lines are copied,
         CONSTANTS lines get their numeric macros substituted, EXPAND lines (with a line of context
         on each side and the lines a call's arguments run over) are tokenised and expanded."""
-        kinds = [self._line_kind(line) for line in lines]
         wanted = list(kinds)
         index = 0
         while index < len(lines):
@@ -383,14 +407,6 @@ class Preprocessor:
             if k == len(lines) or wanted[k] != wanted[first]:
                 yield first, k, wanted[first]
                 first = k
-
-    def _needs_expansion(self, region: str) -> bool:
-        """Whether any identifier of the region is a macro or an unknown ALL_CAPS name (cheap check
-        that lets macro-free code skip tokenisation). An ALL_CAPS word of three characters or more
-        is found by one scan that stops at the first; only regions without one are split into words."""
-        if _CAPS_WORD.search(region):
-            return True
-        return not self.macros.keys().isdisjoint(_IDENTIFIER.findall(region))
 
     def _expand_tokens(self, tokens: list[Token], hidden: set, depth: int, emit, origin=None,
                        top_level: bool = False) -> None:
@@ -599,21 +615,24 @@ def preprocess(text: str, defines: dict | None = None, arch: str = "sm_90") -> P
 
 # -- helpers ------------------------------------------------------------------------------------
 
-def _logical_lines(text: str):
-    """(start, end) of each logical line, end including the newline; backslash-newline joins lines."""
-    start = 0
+# a line whose first character other than white space is `#`
+_DIRECTIVE_START = re.compile(r"^[^\S\n]*#", re.MULTILINE)
+
+
+def _directive_lines(text: str):
+    """(start, end) of each directive's logical line, end including the newline: backslash-newline
+    continues a directive on the next line (which is then no line of its own)."""
     length = len(text)
-    pos = 0
-    while pos < length:
-        newline = text.find("\n", pos)
-        if newline == -1:
-            yield start, length
-            return
-        if newline > 0 and text[newline - 1] == "\\" and text[start:newline].lstrip().startswith("#"):
-            pos = newline + 1
-            continue
-        yield start, newline + 1
-        start = pos = newline + 1
+    end = 0
+    for match in _DIRECTIVE_START.finditer(text):
+        start = match.start()
+        if start < end:
+            continue                      # a continuation line of the directive before
+        newline = text.find("\n", start)
+        while newline > 0 and text[newline - 1] == "\\":
+            newline = text.find("\n", newline + 1)
+        end = length if newline == -1 else newline + 1
+        yield start, end
 
 
 def _split_directive(stripped: str) -> tuple[str, str, str]:

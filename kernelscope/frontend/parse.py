@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 from functools import lru_cache
 
@@ -100,8 +101,11 @@ def _parse_file(text: str, path: str, defines: dict | None, arch: str, preproces
     instantiations = _collect_instantiations(unit, captures)
     model.launches = _collect_launches(unit, captures, tree.root_node)
     model.errors.extend(_syntax_errors(unit, captures))
+    launches_by_kernel: dict = {}
+    for site in model.launches:
+        launches_by_kernel.setdefault(site.kernel, []).append(site)
     for node in captures.get("kernel", []):
-        kernel = _kernel(unit, node, launch_bounds, instantiations, model.launches, types)
+        kernel = _kernel(unit, node, launch_bounds, instantiations, launches_by_kernel, types)
         if kernel is not None:
             model.kernels.append(kernel)
     model.kernels.sort(key=lambda k: (k.line, k.column))
@@ -492,8 +496,9 @@ def _constant_dims(exprs):
 
 # -- kernels -----------------------------------------------------------------------------------------
 
-def _kernel(unit: FileUnit, node, launch_bounds, instantiations: dict, launches: list,
+def _kernel(unit: FileUnit, node, launch_bounds, instantiations: dict, launches: dict,
             types: dict | None = None) -> Kernel | None:
+    """launch_bounds: the file's marks in text order; launches: the file's launch sites by kernel name."""
     declarator = node.child_by_field_id(FIELD.declarator)
     name = _function_name(declarator)
     if not name:
@@ -509,8 +514,8 @@ def _kernel(unit: FileUnit, node, launch_bounds, instantiations: dict, launches:
         if parent.type == "linkage_specification":
             kernel.extern_c = True
         parent = parent.parent
-    kernel.launch_bounds = next((tuple(_int_or_text(a) for a in mark.arguments) for mark in launch_bounds
-                                 if node.start_byte <= mark.offset < declarator.start_byte), ())
+    mark = _first_mark_between(launch_bounds, node.start_byte, declarator.start_byte)
+    kernel.launch_bounds = tuple(_int_or_text(a) for a in mark.arguments) if mark is not None else ()
     type_params = set()
     if template is not None:
         parameters = template.child_by_field_id(FIELD.parameters)
@@ -521,7 +526,7 @@ def _kernel(unit: FileUnit, node, launch_bounds, instantiations: dict, launches:
                 if param.type in ("type_parameter_declaration", "optional_type_parameter_declaration"):
                     type_params.add(param_name)
     kernel.template_instantiations = list(instantiations.get(name, []))
-    kernel.launches = [site for site in launches if site.kernel == name]
+    kernel.launches = list(launches.get(name, ()))
     kernel.shared_memory_opt_in = _shared_memory_opt_in(unit, name, bool(kernel.launches))
     for site in kernel.launches:
         if site.template_args and site.template_args not in kernel.template_instantiations:
@@ -578,10 +583,22 @@ def _kernel(unit: FileUnit, node, launch_bounds, instantiations: dict, launches:
     kernel.local_arrays = scope.local_arrays
     kernel.dynamic_local_accesses = scope.dynamic_local_accesses
     kernel.uses_shuffle = "shuffle" in scope.flags
-    kernel.uses_cooperative_groups = "cooperative_groups" in scope.flags or "cg::" in _text(node)
+    kernel.uses_cooperative_groups = "cooperative_groups" in scope.flags or \
+        unit.text.find("cg::", node.start_byte, node.end_byte) >= 0
     kernel.uses_inline_asm = "inline_asm" in scope.flags
     kernel.notes = scope.notes
     return kernel
+
+
+def _first_mark_between(marks: list, start: int, end: int):
+    """The first launch-bounds mark at an offset in [start, end), of marks in offset order (one
+    search per kernel, where a scan over all marks would cost kernels x marks)."""
+    index = bisect.bisect_left(marks, start, key=_mark_offset)
+    return marks[index] if index < len(marks) and marks[index].offset < end else None
+
+
+def _mark_offset(mark) -> int:
+    return mark.offset
 
 
 _OPT_IN = re.compile(r"cudaFuncSetAttribute\s*\(([^;]*?),\s*cudaFuncAttributeMaxDynamicSharedMemorySize")
