@@ -43,6 +43,7 @@ from itertools import product
 import numpy as np
 
 from kernelscope import symbolic as sx
+from kernelscope.analyses.batched_trips import MIXED, counter_column, values_for_trips
 from kernelscope.analyses.loops import UNKNOWN, executed_iterations
 from kernelscope.analyses.threads import UNEVALUABLE, WARP_SIZE, ThreadSpace, as_truth, one_per_thread, per_thread, \
     thread_space
@@ -59,6 +60,7 @@ MAX_BLOCKS = 8           # blocks executed when the grid is known
 MAX_STEPS = 20000        # trace length cap per block
 MAX_PAIRS = 4_000_000    # thread pairs compared per access pair
 MAX_NOTES = 20           # reasons the result is approximate, kept for the JSON
+MIN_BATCH = 8            # iterations worth evaluating at once (fewer cost about as much one by one)
 
 
 
@@ -179,7 +181,8 @@ class Event:
     """One record in program order, with what the executor asks of it every time it runs: its
     conditions (and their identities, the key their masks are shared under) and whether executing it
     can find anything (most calls are maths functions: they only count as a step)."""
-    __slots__ = ("kind", "record", "conditions", "condition_key", "inert", "plain_access", "read_only", "trusted")
+    __slots__ = ("kind", "record", "conditions", "condition_key", "inert", "plain_access", "read_only", "trusted",
+                 "unbound_address")
 
     def __init__(self, kind: str, record):
         self.kind = kind                  # access | barrier | call | return
@@ -191,6 +194,7 @@ class Event:
         self.plain_access = kind == "access" and not self.inert and record.op != "atomic"
         self.read_only = False            # set by `mark_read_only`
         self.trusted = None               # whether its byte address can be trusted, once asked
+        self.unbound_address = False      # its address reads a name that is never bound
 
 
 def mark_read_only(events: list[Event]) -> None:
@@ -219,8 +223,9 @@ class LoopNode:
     loop: object
     children: list = field(default_factory=list)
     carried: frozenset = frozenset()   # variables the loop updates (besides its counter) that records read
-
-
+    quiet: bool = False                # every event under it is inert (see `BlockRun.skim`)
+    batchable: bool = False            # innermost, only loads and stores: see `BlockRun.run_batched`
+    plain_steps: int | None = None     # when quiet: its events' count if no loop is nested in it
 
 
 def program_order(kernel) -> list[Event]:
@@ -234,7 +239,25 @@ def program_order(kernel) -> list[Event]:
 def loop_tree(events: list[Event]) -> list:
     root = _nest(events)
     _mark_carried(root)
+    _mark_quiet(root)
     return root
+
+
+def _mark_quiet(nodes) -> bool:
+    """Marks the loops whose events are all inert, and the innermost loops whose events are
+    inert or plain loads and stores; whether all of `nodes` are inert."""
+    quiet = True
+    for node in nodes:
+        if isinstance(node, LoopNode):
+            node.quiet = _mark_quiet(node.children)
+            node.batchable = node.loop.var is not None and not node.quiet and \
+                all(not isinstance(child, LoopNode) and (child.inert or child.plain_access) for child in node.children)
+            if node.quiet and not any(isinstance(child, LoopNode) for child in node.children):
+                node.plain_steps = len(node.children)
+            quiet = quiet and node.quiet
+        else:
+            quiet = quiet and node.inert
+    return quiet
 
 
 def _mark_carried(nodes) -> frozenset:
@@ -378,6 +401,10 @@ def _names_read(expressions):
     return tuple(sorted(names))
 
 
+class _MixedValues(Exception):
+    """A value of a batch of iterations may differ in kind between them (see `run_batched`)."""
+
+
 class Instance:
     """One dynamic execution of an access."""
     __slots__ = ("access", "addresses", "mask", "epochs", "certain", "tile_epochs", "tile_width", "writes",
@@ -478,6 +505,8 @@ class BlockRun:
         self.block = tuple(env.get(f"blockIdx.{axis}") for axis in "xyz")
         self.trust: dict = {}             # id(access) -> whether its byte address can be trusted
         self.unbound: dict = {}           # id(expression) -> (it, {names missing when it failed}), see `evaluate`
+        self.node_kinds: dict = {}        # see batched_trips.values_for_trips
+        self.hopeless: dict = {}          # id(expression) -> it, for those that can never be evaluated here
         # the all-true mask, shared: a loop every thread iterates passes it on unchanged
         self.everyone = np.ones(space.size, dtype=bool)
         self.everyone.flags.writeable = False
@@ -499,13 +528,18 @@ class BlockRun:
                 self.found.note(f"trace cut after {MAX_STEPS} steps")
                 return
             if type(node) is LoopNode:
-                self.iterate(node, env, loop_mask, loop_reasons, loop_partial)
+                if node.quiet:
+                    self.skim(node, env)
+                else:
+                    self.iterate(node, env, loop_mask, loop_reasons, loop_partial)
                 masks.clear()   # the loop may have changed env (the values it carries out)
                 continue
             self.steps += 1
             if node.inert:
                 continue
             if node.plain_access:
+                if node.read_only and id(node.record) in self.found.unknown_addresses:
+                    continue    # all it could do is done (see worth_recording)
                 addresses = self.addresses(node, env)
                 if not self.worth_recording(node, addresses):
                     continue
@@ -539,7 +573,12 @@ class BlockRun:
             self.walk(node.children, env, loop_mask, loop_reasons, loop_partial)
             return
         forgotten = {name: UNKNOWN for name in node.carried}
+        # the iterations that run in one environment but for the counter: all, or all but the first
+        alike_from = 1 if forgotten else 0
         for trip, (value, active) in enumerate(iterations):
+            if trip == alike_from and node.batchable and \
+                    self.run_batched(node, env, forgotten, iterations[trip:], loop_mask):
+                break
             inner = dict(env) if trip == 0 else {**env, **forgotten}
             if loop.var is not None:
                 inner[loop.var] = value
@@ -552,6 +591,125 @@ class BlockRun:
             self.walk(node.children, inner, mask, loop_reasons, partial)
         if len(iterations) > 1:
             env.update(forgotten)   # after the loop they hold their last-iteration values
+
+    def run_batched(self, node: LoopNode, env, forgotten: dict, trips: list, loop_mask) -> bool:
+        """Executes `trips` (iterations after which the environment differs only in the counter)
+        of an innermost loop of loads and stores with every address and condition evaluated for
+        all of them at once (`batched_trips`), then records the accesses in the order the
+        iterations would have; False, having changed nothing, when some value may differ in kind
+        between iterations (the caller then runs them one by one)."""
+        count = len(trips)
+        if count < MIN_BATCH or self.steps + count * len(node.children) > MAX_STEPS:
+            return False    # (a trace cut inside the loop is left to `walk`)
+        column = counter_column([value for value, _ in trips], self.space.size)
+        if column is None:
+            return False
+        batch_env = {**env, **forgotten, node.loop.var: column}
+        try:
+            plan = self.batched_plan(node, batch_env, frozenset(forgotten), trips, loop_mask)
+        except _MixedValues:
+            return False
+        self.steps += count * len(node.children)
+        for trip in range(count):
+            for event, addresses, reached, unknown, nonempty in plan:
+                if nonempty[trip] and (addresses is not None or self.worth_recording(event, None)):
+                    self.record_access(event, reached[trip], unknown, None if addresses is None else addresses[trip])
+        return True
+
+    def batched_plan(self, node: LoopNode, env, forgotten: frozenset, trips: list, loop_mask) -> list:
+        """Per access of the body that may be recorded: (event, addresses per iteration or None,
+        threads reaching it per iteration, conditions not evaluated, whether any thread does)."""
+        shape = (len(trips), self.space.size)
+        live = loop_mask & self.alive
+        actives = [active for _, active in trips]
+        if all(active is self.everyone for active in actives):
+            live = np.broadcast_to(live, shape)
+        else:
+            live = np.stack(actives) & live
+        plan = []
+        masks: dict = {}
+        for event in node.children:
+            if not event.plain_access:
+                continue
+            addresses = self.batched_addresses(event, env, shape, forgotten)
+            if event.read_only and (addresses is not None or id(event.record) in self.found.unknown_addresses):
+                continue
+            entry = masks.get(event.condition_key)
+            if entry is None:
+                entry = masks[event.condition_key] = self.batched_condition_mask(event.conditions, env, shape,
+                                                                                 forgotten)
+            mask, unknown = entry
+            reached = live if mask is None else live & mask
+            plan.append((event, addresses, reached, unknown, reached.any(axis=1)))
+        return plan
+
+    def batched_values(self, expr, env, shape: tuple, forgotten: frozenset):
+        values = values_for_trips(expr, env, shape, forgotten, self.node_kinds)
+        if values is MIXED:
+            raise _MixedValues
+        return values
+
+    def batched_addresses(self, event: Event, env, shape: tuple, forgotten: frozenset):
+        trusted = event.trusted
+        if trusted is None:
+            trusted = event.trusted = self.trusted(event.record)
+        return self.batched_values(event.record.address, env, shape, forgotten) if trusted else None
+
+    def batched_condition_mask(self, conditions, env, shape: tuple, forgotten: frozenset):
+        """`condition_mask` for every iteration at once (None: no conditions)."""
+        if not conditions:
+            return None, ()
+        return self.conditions_holding(
+            conditions, lambda expr: as_truth(self.batched_values(expr, env, shape, forgotten)),
+            np.ones(shape, dtype=bool))
+
+    def skim(self, node: LoopNode, env) -> None:
+        """`iterate` for a loop whose events are all inert, keeping only what executing it leaves
+        behind: the steps it takes (the trace is cut at MAX_STEPS, here as in `walk`), the notes on
+        its iterations and those of the loops in it, and the values it carries out. Masks need
+        not be computed: nothing under it reads them (the fmaf loops of an unrolled tile)."""
+        loop = node.loop
+        iterations, _ = self.iterations(loop, env)
+        trips = len(iterations) if iterations is not None else 0
+        self.found.loop_trips[id(loop)] = max(trips, self.found.loop_trips.get(id(loop), 0))
+        if iterations is None:
+            self.found.note(f"loop at line {loop.line}: iterations not computable, executed once")
+            self.skim_body(node, env)
+            return
+        if node.plain_steps is not None:
+            self.take_steps(trips * node.plain_steps)
+        else:
+            forgotten = {name: UNKNOWN for name in node.carried}
+            for trip, (value, _) in enumerate(iterations):
+                inner = dict(env) if trip == 0 else {**env, **forgotten}
+                if loop.var is not None:
+                    inner[loop.var] = value
+                self.skim_body(node, inner)
+        if len(iterations) > 1:
+            env.update({name: UNKNOWN for name in node.carried})
+
+    def skim_body(self, node: LoopNode, env) -> None:
+        """One iteration of a quiet loop's body (see `skim`)."""
+        if node.plain_steps is not None:
+            self.take_steps(node.plain_steps)
+            return
+        for child in node.children:
+            if self.steps >= MAX_STEPS:
+                self.found.note(f"trace cut after {MAX_STEPS} steps")
+                return
+            if type(child) is LoopNode:
+                self.skim(child, env)
+            else:
+                self.steps += 1
+
+    def take_steps(self, count: int) -> None:
+        """`count` inert events in a row, as `walk` counts them: up to MAX_STEPS, noting the cut
+        when one of them finds the trace full."""
+        if count and self.steps + count > MAX_STEPS:
+            self.steps = MAX_STEPS
+            self.found.note(f"trace cut after {MAX_STEPS} steps")
+        else:
+            self.steps += count
 
     def iterations(self, loop, env):
         """([(value of the loop variable, threads still iterating)] or None when unknown, whether the
@@ -581,10 +739,15 @@ class BlockRun:
         return found
 
     def evaluate_conditions(self, conditions, env):
-        mask = self.everyone.copy()
+        return self.conditions_holding(conditions, lambda expr: self.truth(expr, env), self.everyone.copy())
+
+    @staticmethod
+    def conditions_holding(conditions, truth, mask):
+        """(`mask` narrowed to where the known conditions hold, the conditions not known), with
+        `truth(expression)` the per-thread truth of an expression or None."""
         unknown = []
         for condition in conditions:
-            holds = self.truth(condition.expr, env)
+            holds = truth(condition.expr)
             if holds is None:
                 unknown.append(condition)
                 parts = _conjuncts(condition.expr)
@@ -593,7 +756,7 @@ class BlockRun:
                     # which threads may get here (a condition that is one part is already known
                     # not to)
                     for part in parts:
-                        known = self.truth(part, env)
+                        known = truth(part)
                         if known is not None:
                             mask &= known
                 continue
@@ -630,7 +793,11 @@ class BlockRun:
         except sx.Unbound:
             if failed is None:
                 failed = self.unbound[id(expr)] = (expr, set())    # keeps the expression, and its identity, alive
-            failed[1].add(frozenset(expr.symbols() - env.keys()))
+            missing = frozenset(expr.symbols() - env.keys())
+            failed[1].add(missing)
+            if missing.isdisjoint(self.memo.varying):
+                # only loops bind names while a block runs: these stay missing, and it fails for good
+                self.hopeless[id(expr)] = expr
             return None
         except UNEVALUABLE:
             return None
@@ -684,7 +851,13 @@ class BlockRun:
         trusted = event.trusted
         if trusted is None:
             trusted = event.trusted = self.trusted(event.record)
-        return self.per_thread(event.record.address, env) if trusted else None
+        if not trusted or event.unbound_address:
+            return None
+        address = event.record.address
+        values = self.per_thread(address, env)
+        if values is None and self.hopeless.get(id(address)) is address:
+            event.unbound_address = True    # every block has the same names bound
+        return values
 
     def worth_recording(self, event: Event, addresses) -> bool:
         """Whether executing a plain access with these addresses can change what is found, before
@@ -940,8 +1113,9 @@ def _hazard_across(before: list[Instance], after: list[Instance], space: ThreadS
         thread = np.concatenate([t for _, t in footprints])
         if not _two_threads_on_a_word(words, thread):
             continue
-        kinds = np.concatenate([np.full(w.size, _KIND.get(i.access.op, ATOMIC)) for i, (w, _) in zip(both, footprints)])
-        side = np.concatenate([np.full(w.size, k >= len(group)) for k, (w, _) in enumerate(footprints)])
+        sizes = [w.size for w, _ in footprints]
+        kinds = np.repeat(np.array([_KIND.get(i.access.op, ATOMIC) for i in both], dtype=np.int64), sizes)
+        side = np.repeat(np.arange(len(both)) >= len(group), sizes)
         meet = _meeting(words, thread)
         write, atomic = kinds == STORE, kinds == ATOMIC
         # (rows before, rows after) that conflict; atomics only against loads, and most tables have none
@@ -1039,16 +1213,16 @@ def _shared_by_threads(group: list[Instance]) -> bool:
 def _touches(group: list[Instance], space: ThreadSpace) -> dict:
     """One row per (instance, thread, word touched): the columns the race rules group by."""
     granule = _granule(group)
-    columns = {"word": [], "thread": [], "epoch": [], "kind": [], "instance": []}
-    for index, instance in enumerate(group):
+    columns = {"word": [], "thread": [], "epoch": []}
+    for instance in group:
         words, threads = instance.footprint(granule)
-        kind = _KIND.get(instance.access.op, ATOMIC)
         columns["word"].append(words)
         columns["thread"].append(threads)
         columns["epoch"].append(instance.epochs[threads])
-        columns["kind"].append(np.full(words.size, kind))
-        columns["instance"].append(np.full(words.size, index))
     table = {name: np.concatenate(parts) if parts else np.zeros(0, np.int64) for name, parts in columns.items()}
+    sizes = [words.size for words in columns["word"]]
+    table["kind"] = np.repeat(np.array([_KIND.get(i.access.op, ATOMIC) for i in group], dtype=np.int64), sizes)
+    table["instance"] = np.repeat(np.arange(len(group), dtype=np.int64), sizes)
     table["warp"] = space.warp[table["thread"]]
     return table
 

@@ -1,0 +1,103 @@
+"""Values of expressions for several iterations of a loop at once, for the sync executor.
+
+The executor runs a loop body once per iteration, evaluating each address and condition for every
+thread of the block. For an innermost loop whose body only loads and stores, the iterations after
+the first differ only in the counter's value; binding the counter to a column of all its values
+(shape (trips, 1), or (trips, threads) for a per-thread counter) evaluates an expression for all
+of them in one pass, one row per iteration, with the same numpy operations that one iteration
+would apply to its scalar or per-thread value.
+
+An iteration's value is the row, or nothing when the expression cannot be evaluated. A failure
+that does not depend on the counter's value fails every iteration: evaluation visits the same nodes
+whatever the values (a C conditional evaluates both arms), so a name that is not bound, a load
+from memory, or a loop-carried value that no conditional can discard, is met in every iteration.
+Any other failure (a division by zero, a shift out of range) may be one iteration's only: the
+caller then runs the iterations one by one, as if nothing had been tried.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kernelscope import symbolic as sx
+from kernelscope.analyses.threads import UNEVALUABLE
+
+NOWHERE = None          # the expression has no value in any of the iterations
+
+
+class _Mixed:
+    def __repr__(self):
+        return "MIXED"
+
+
+MIXED = _Mixed()        # it may have a value in some iterations only: evaluate them one by one
+
+# counters larger than this are left to the one-by-one path: a Python int and an int64 column then
+# agree on every product the address of an array can hold
+COUNTER_LIMIT = 1 << 31
+
+
+def counter_column(values: list, size: int):
+    """The counter's values as one row per iteration, broadcastable against per-thread arrays, or
+    None when they are not all plain integers (or all per-thread integer arrays) of modest size."""
+    if all(type(v) is int for v in values):
+        if any(not -COUNTER_LIMIT < v < COUNTER_LIMIT for v in values):
+            return None
+        return np.array(values, dtype=np.int64).reshape(len(values), 1)
+    if all(isinstance(v, np.ndarray) and v.shape == (size,) and v.dtype == np.int64 for v in values):
+        return np.stack(values)
+    return None
+
+
+def values_for_trips(expr, env: dict, shape: tuple, forgotten: frozenset, kinds: dict):
+    """`expr` in `env` (the counter bound to its column) as a read-only array of `shape` (trips,
+    threads), NOWHERE or MIXED (see the module's docstring). `forgotten` are the names bound to
+    loop-carried stand-ins; `kinds` caches `_node_kinds` per expression."""
+    if not isinstance(expr, sx.Expr):
+        return MIXED
+    conditional, fractional = _node_kinds(expr, kinds)
+    if fractional:
+        # C's `/` divides a float scalar exactly but truncates a per-thread array (symbolic's
+        # rule): a float the counter reaches would be divided differently in a column
+        return MIXED
+    if forgotten and not forgotten.isdisjoint(expr.symbols()):
+        return MIXED if conditional else NOWHERE
+    if any(_fractional(env.get(name)) for name in expr.symbols()):
+        return MIXED        # (a float parameter: as for a float constant)
+    try:
+        value = expr.evaluate(env)
+    except (sx.Unbound, sx.Indirect):
+        return NOWHERE
+    except UNEVALUABLE:
+        return MIXED
+    try:
+        values = np.broadcast_to(np.asarray(value), shape)
+    except (ValueError, TypeError):
+        return MIXED
+    return MIXED if values.dtype == object else values
+
+
+def _fractional(value) -> bool:
+    return isinstance(value, (float, np.floating)) or (isinstance(value, np.ndarray) and value.dtype.kind in "fc")
+
+
+def _node_kinds(root, cache: dict) -> tuple:
+    """(whether `root` holds a conditional, the one node that may leave out an operand, such as a
+    loop-carried stand-in, in some iterations and not in others; whether it holds a constant that
+    is not an integer)."""
+    known = cache.get(id(root))
+    if known is not None and known[0] is root:
+        return known[1]
+    conditional = fractional = False
+    seen: set = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        conditional = conditional or isinstance(node, sx.Select)
+        fractional = fractional or (isinstance(node, sx.Const) and type(node.value) not in (int, bool))
+        stack.extend(node.children())
+    cache[id(root)] = (root, (conditional, fractional))     # keeps the expression, and its identity, alive
+    return conditional, fractional
