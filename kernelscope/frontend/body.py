@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from kernelscope import math_costs
 from kernelscope import symbolic as sx
 from kernelscope.errors import InvalidSource
-from kernelscope.frontend.ctypes import SCALAR_BYTES, TypeTable, normalise_type, precision_of
+from kernelscope.frontend.ctypes import FLOAT_PRECISION, SCALAR_BYTES, TypeTable, normalise_type, precision_of
 from kernelscope.frontend.nodes import FIELD
 from kernelscope.model import Access, Arith, Barrier, Branch, Call, Condition, Context, Loop, SharedArray
 
@@ -232,11 +232,11 @@ class Walker:
         name, pointer_depth, dims = self._declarator_shape(declarator)
         if name is None:
             return
-        line, _ = self.where(declarator)
         if dims is not None:
             elem = self.types.size_of(base_type) or 4
             if is_shared:
                 dynamic = is_extern or any(d is None for d in dims) or not dims
+                line = self.where(declarator)[0]    # (asked only here: most declarations are scalars)
                 self.scope.shared_arrays.append(SharedArray(name, elem, tuple(dims), dynamic, line))
                 self.env[name] = Value(sx.Const(0), base_type, Pointer(name, "shared", sx.Const(0), base_type, tuple(dims)))
             else:
@@ -251,6 +251,7 @@ class Walker:
         if is_shared and pointer_depth == 0:
             # `__shared__ int hits;`: a one-element shared array read and written by name
             elem = self.types.size_of(base_type) or 4
+            line = self.where(declarator)[0]
             self.scope.shared_arrays.append(SharedArray(name, elem, (), is_extern, line))
             location = Pointer(name, "shared", sx.Const(0), base_type)
             self.env[name] = Value(sx.Load(name, sx.Const(0)), base_type, None, None, location)
@@ -272,6 +273,7 @@ class Walker:
             return
         if pointer_depth == 1 and self._hands_out_shared_memory(value_node):
             # `T* sdata = SharedMemory<T>();`: the block's dynamic shared memory, as an extern array
+            line = self.where(declarator)[0]
             self.scope.shared_arrays.append(SharedArray(name, self.types.size_of(base_type) or 4, (None,), True, line))
             self.env[name] = Value(sx.Const(0), declared_type, Pointer(name, "shared", sx.Const(0), base_type, ()))
             return
@@ -549,7 +551,13 @@ class Walker:
         if depth > MAX_EXPRESSION_DEPTH:
             self._note_once("expression nests too deeply; its inner part is not analysed")
             return Value(sx.Opaque("..."))
-        handler = _EXPRESSION_HANDLERS.get(node.type)
+        kind = node.type
+        # names and numbers are half of all expressions: read here, without the handler's call
+        if kind == "identifier":
+            return self.expr_identifier(node, depth + 1)
+        if kind == "number_literal":
+            return _number(self._source[node.start_byte:node.end_byte])
+        handler = _EXPRESSION_HANDLERS.get(kind)
         if handler is None:
             for child in node.named_children:
                 self.expression(child, depth + 1)
@@ -618,9 +626,10 @@ class Walker:
         argument = node.child_by_field_id(FIELD.argument)
         field_node = node.child_by_field_id(FIELD.field)
         field_name = self._node_text(field_node)
-        if argument.type == "identifier" and self._node_text(argument) in BUILTIN_INDEX and \
-                self._node_text(argument) not in self.env:
-            return Value(sx.Sym(f"{argument.text.decode('latin-1')}.{field_name}"), "unsigned int")
+        if argument.type == "identifier":
+            base_name = self._node_text(argument)
+            if base_name in BUILTIN_INDEX and base_name not in self.env:
+                return Value(sx.Sym(f"{base_name}.{field_name}"), "unsigned int")
         operator = self._node_text(node.child_by_field_id(FIELD.operator)) or "."
         location = self.lvalue(node)
         if location is not None:
@@ -687,7 +696,7 @@ class Walker:
             ctype = _promote(left.ctype, right.ctype)
         else:
             ctype = "bool" if operator in _COMPARISONS else left.ctype
-        if operator in _COUNTED:
+        if operator in _COUNTED and ctype in FLOAT_PRECISION:    # (integer arithmetic is not counted)
             self._arith(node, operator, ctype, left.expr, right.expr)
         if operator not in sx.BINARY_OPERATORS:
             return Value(sx.Opaque(operator, (left.expr, right.expr)), ctype)
@@ -827,7 +836,8 @@ class Walker:
         function = node.child_by_field_id(FIELD.function)
         arguments = node.child_by_field_id(FIELD.arguments)
         argument_nodes = arguments.named_children if arguments is not None else []
-        if any(c.type == "kernel_call_syntax" for c in node.children):
+        # (a plain call has two children, the callee and its arguments; a launch has its <<<...>>> too)
+        if node.child_count > 2 and any(c.type == "kernel_call_syntax" for c in node.children):
             if self.on_launch is not None:
                 self.on_launch(node)
             else:
