@@ -260,32 +260,40 @@ def _mark_quiet(nodes) -> bool:
     return quiet
 
 
-def _mark_carried(nodes) -> frozenset:
-    """Names of loop-updated variables (symbols with a first-iteration default) read under each loop."""
+def _mark_carried(nodes, by_conditions: dict | None = None) -> frozenset:
+    """Names of loop-updated variables (symbols with a first-iteration default) read under each loop.
+    `by_conditions`: the names each tuple of conditions reads, by their identities (the events of
+    one block share theirs)."""
+    by_conditions = {} if by_conditions is None else by_conditions
     names: set = set()
     for node in nodes:
         if isinstance(node, LoopNode):
-            inner = _mark_carried(node.children)
+            inner = _mark_carried(node.children, by_conditions)
             node.carried = frozenset(inner - {node.loop.var})
             names |= inner
         else:
-            for expr in _expressions(node.record):
-                names |= _carried_symbols(expr)
+            names |= _own_carried(node.record)
+            read = by_conditions.get(node.condition_key)
+            if read is None:
+                read = by_conditions[node.condition_key] = \
+                    frozenset().union(*(sx.carried_names(c.expr) for c in node.conditions))
+            names |= read
     return frozenset(names)
 
 
-def _expressions(record):
+def _own_carried(record) -> set:
+    """The loop-updated names a record's own expressions read (its conditions aside); the names
+    are kept on the expressions' nodes, since a walk per record would be exponential in shared
+    subtrees."""
+    names: set = set()
     for name in ("address", "mask", "condition"):
         value = getattr(record, name, None)
         if isinstance(value, sx.Expr):
-            yield value
-    yield from (a for a in getattr(record, "args", ()) if isinstance(a, sx.Expr))
-    yield from (c.expr for c in record.context.conditions)
-
-
-def _carried_symbols(expr) -> frozenset:
-    # kept on the expression's nodes: a walk per record would be exponential in shared subtrees
-    return sx.carried_names(expr)
+            names |= sx.carried_names(value)
+    for arg in getattr(record, "args", ()):
+        if isinstance(arg, sx.Expr):
+            names |= sx.carried_names(arg)
+    return names
 
 
 def _nest(events: list[Event]) -> list:
@@ -440,6 +448,28 @@ class Instance:
                 words = (base[:, None] + granule * np.arange(pieces)[None, :]) // granule
                 cache[granule] = (words.reshape(-1), np.repeat(threads, pieces))
         return cache[granule]
+
+
+def _footprints(instances: list, granule: int) -> list:
+    """[i.footprint(granule) for i in instances], computing those not yet known for all of them
+    at once when every thread of the block makes them (most accesses): one division of their
+    stacked addresses instead of one per access."""
+    missing = [i for i in instances if i._footprints is None or granule not in i._footprints]
+    full = [i for i in missing if np.count_nonzero(i.mask) == i.mask.size]
+    if len(full) > 1:
+        for pieces in {max(1, (i.access.elem_bytes or granule) // granule) for i in full}:
+            same = [i for i in full if max(1, (i.access.elem_bytes or granule) // granule) == pieces]
+            threads = _every_thread(same[0].mask.size)
+            words = np.stack([i.addresses for i in same]) // granule
+            if pieces > 1:
+                # (a + granule * k) // granule is a // granule + k
+                words = (words[:, :, None] + np.arange(pieces)).reshape(len(same), -1)
+                threads = np.repeat(threads, pieces)
+            for instance, row in zip(same, words):
+                if instance._footprints is None:
+                    instance._footprints = {}
+                instance._footprints[granule] = (row, threads)
+    return [i.footprint(granule) for i in instances]
 
 
 _EVERY_THREAD: dict = {}
@@ -1108,7 +1138,7 @@ def _hazard_across(before: list[Instance], after: list[Instance], space: ThreadS
         if any(i.addresses is None for i in both):
             return True     # cannot rule it out
         granule = _granule(both)
-        footprints = [i.footprint(granule) for i in both]
+        footprints = _footprints(both, granule)
         words = np.concatenate([w for w, _ in footprints])
         thread = np.concatenate([t for _, t in footprints])
         if not _two_threads_on_a_word(words, thread):
@@ -1205,7 +1235,7 @@ def _granule(group: list[Instance]) -> int:
 def _shared_by_threads(group: list[Instance]) -> bool:
     """Whether two different threads touch one word of the group's array."""
     granule = _granule(group)
-    footprints = [i.footprint(granule) for i in group]
+    footprints = _footprints(group, granule)
     return _two_threads_on_a_word(np.concatenate([words for words, _ in footprints]),
                                   np.concatenate([threads for _, threads in footprints]))
 
