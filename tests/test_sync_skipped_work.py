@@ -117,6 +117,12 @@ __shared__ float tile[64];
 for (int k = 0; k < 16; k++)
     tile[(k * n + threadIdx.x) % 64] = x[k];
 y[threadIdx.x] = tile[threadIdx.x];""",
+    "a counter starting at an outer counter": """
+__shared__ float tile[64];
+for (int k = 2; k <= 8; k *= 2)
+    for (int j = k; j < k + 16; j++)
+        tile[(threadIdx.x + j) % 64] = x[j];
+y[threadIdx.x] = tile[threadIdx.x];""",
     "a per-thread counter": """
 __shared__ float tile[256];
 for (int i = threadIdx.x; i < 256; i += 16)
@@ -163,6 +169,12 @@ def test_values_for_trips_tells_failures_of_every_iteration_from_those_of_some()
     assert values_for_trips(sx.binary("+", tid, sx.Sym("s")), carried, (3, 4), frozenset({"s"}), {}) is NOWHERE
     chosen = sx.Select(sx.binary("<", k, 1), sx.Sym("s"), tid)
     assert values_for_trips(chosen, carried, (3, 4), frozenset({"s"}), {}) is MIXED
+    # a counter whose start reads a carried name: bound, its start is not evaluated
+    started = sx.binary("+", tid, sx.Sym("k", default=sx.binary("*", sx.Sym("s"), 2)))
+    assert np.array_equal(values_for_trips(started, carried, (3, 4), frozenset({"s"}), {}),
+                          np.arange(4)[None, :] + np.arange(3)[:, None])
+    unbound_counter = {name: value for name, value in carried.items() if name != "k"}
+    assert values_for_trips(started, unbound_counter, (3, 4), frozenset({"s"}), {}) is NOWHERE
 
 
 def test_a_counter_column_holds_plain_integers_only():

@@ -52,18 +52,16 @@ def counter_column(values: list, size: int):
 def values_for_trips(expr, env: dict, shape: tuple, forgotten: frozenset, kinds: dict):
     """`expr` in `env` (the counter bound to its column) as a read-only array of `shape` (trips,
     threads), NOWHERE or MIXED (see the module's docstring). `forgotten` are the names bound to
-    loop-carried stand-ins; `kinds` caches `_node_kinds` per expression."""
+    loop-carried stand-ins; `kinds` caches `_reached` per expression."""
     if not isinstance(expr, sx.Expr):
         return MIXED
-    conditional, fractional = _node_kinds(expr, kinds)
-    if fractional:
+    names, conditional, fractional = _reached(expr, env, kinds)
+    if fractional or any(_fractional(env.get(name)) for name in names):
         # C's `/` divides a float scalar exactly but truncates a per-thread array (symbolic's
         # rule): a float the counter reaches would be divided differently in a column
         return MIXED
-    if forgotten and not forgotten.isdisjoint(expr.symbols()):
+    if forgotten and not forgotten.isdisjoint(names):
         return MIXED if conditional else NOWHERE
-    if any(_fractional(env.get(name)) for name in expr.symbols()):
-        return MIXED        # (a float parameter: as for a float constant)
     try:
         value = expr.evaluate(env)
     except (sx.Unbound, sx.Indirect):
@@ -81,13 +79,17 @@ def _fractional(value) -> bool:
     return isinstance(value, (float, np.floating)) or (isinstance(value, np.ndarray) and value.dtype.kind in "fc")
 
 
-def _node_kinds(root, cache: dict) -> tuple:
-    """(whether `root` holds a conditional, the one node that may leave out an operand, such as a
-    loop-carried stand-in, in some iterations and not in others; whether it holds a constant that
-    is not an integer)."""
+def _reached(root, env: dict, cache: dict) -> tuple:
+    """What evaluating `root` in `env` meets: (the names it reads, whether it meets a conditional,
+    the one node that may leave out an operand such as a loop-carried stand-in in some iterations
+    and not in others, whether it meets a constant that is not an integer). A name's default
+    (a loop variable's start) is only evaluated when the name is not bound, so which defaults are
+    reached depends on which names `env` binds: the answer is kept with those it depended on."""
     known = cache.get(id(root))
-    if known is not None and known[0] is root:
-        return known[1]
+    if known is not None and known[0] is root and all((name in env) == bound for name, bound in known[1]):
+        return known[2]
+    names: set = set()
+    decided: list = []
     conditional = fractional = False
     seen: set = set()
     stack = [root]
@@ -96,8 +98,17 @@ def _node_kinds(root, cache: dict) -> tuple:
         if id(node) in seen:
             continue
         seen.add(id(node))
+        if isinstance(node, sx.Sym):
+            names.add(node.name)
+            if node.default is not None:
+                decided.append((node.name, node.name in env))
+                if node.name not in env:
+                    stack.append(node.default)
+            continue
         conditional = conditional or isinstance(node, sx.Select)
         fractional = fractional or (isinstance(node, sx.Const) and type(node.value) not in (int, bool))
+        names.update(node._reads())
         stack.extend(node.children())
-    cache[id(root)] = (root, (conditional, fractional))     # keeps the expression, and its identity, alive
-    return conditional, fractional
+    answer = (frozenset(names), conditional, fractional)
+    cache[id(root)] = (root, tuple(decided), answer)     # keeps the expression, and its identity, alive
+    return answer
