@@ -706,17 +706,17 @@ class BlockRun:
             self.found.note(f"loop at line {loop.line}: iterations not computable, executed once")
             self.skim_body(node, env)
             return
+        forgotten = {name: UNKNOWN for name in node.carried}
         if node.plain_steps is not None:
             self.take_steps(trips * node.plain_steps)
         else:
-            forgotten = {name: UNKNOWN for name in node.carried}
             for trip, (value, _) in enumerate(iterations):
                 inner = dict(env) if trip == 0 else {**env, **forgotten}
                 if loop.var is not None:
                     inner[loop.var] = value
                 self.skim_body(node, inner)
         if len(iterations) > 1:
-            env.update({name: UNKNOWN for name in node.carried})
+            env.update(forgotten)
 
     def skim_body(self, node: LoopNode, env) -> None:
         """One iteration of a quiet loop's body (see `skim`)."""
@@ -1068,10 +1068,12 @@ class BlockRun:
     # -- intervals -------------------------------------------------------------------------------
     def close_interval(self, barrier) -> None:
         current = self.interval
-        for race in races_within(current, self.space, "shared", self.found.races):
-            self.found.races.setdefault((race.array, race.first_line, race.second_line), race)
-        for race in races_within(current, self.space, "global", self.found.global_races):
-            self.found.global_races.setdefault((race.array, race.first_line, race.second_line), race)
+        # a race needs a write: most intervals have none in one of the two spaces
+        written = {i.access.space for i in current if i.writes}
+        for memory, races in (("shared", self.found.races), ("global", self.found.global_races)):
+            if memory in written:
+                for race in races_within(current, self.space, memory, races):
+                    races.setdefault((race.array, race.first_line, race.second_line), race)
         if self.previous is not None:
             before, between = self.previous
             key = (between.line, between.column)
