@@ -156,7 +156,8 @@ class Sym(Expr):
             self._symbols = _join(default._symbols, own)
             self._free_names = default._free_names
             self._carried = _join(default._carried, own)
-            self._env_names = _join(default._env_names, own)
+            self._env_names = self._symbols if default._env_names is default._symbols else \
+                _join(default._env_names, own)
             self._has_load = default._has_load
 
     def children(self):
@@ -267,14 +268,17 @@ class Binary(Expr):
         weight = left._weight + right._weight + 1
         self._weight = weight if weight < _WEIGHT_CAP else _WEIGHT_CAP
         self._depth = (left._depth if left._depth > right._depth else right._depth) + 1
+        # Most nodes' four name sets are one set (no loop variables, no atomics below them): the
+        # joins of the same sets are then the same set, not four equal ones (fewer objects for
+        # every garbage collection to visit).
         a, b = left._symbols, right._symbols
-        self._symbols = a if b <= a else b if a <= b else a | b
-        a, b = left._free_names, right._free_names
-        self._free_names = a if b <= a else b if a <= b else a | b
-        a, b = left._carried, right._carried
-        self._carried = a if b <= a else b if a <= b else a | b
-        a, b = left._env_names, right._env_names
-        self._env_names = a if b <= a else b if a <= b else a | b
+        symbols = self._symbols = a if b <= a else b if a <= b else _union(a, b)
+        c, d = left._free_names, right._free_names
+        self._free_names = symbols if c is a and d is b else c if d <= c else d if c <= d else _union(c, d)
+        c, d = left._carried, right._carried
+        self._carried = c if d <= c else d if c <= d else _union(c, d)
+        c, d = left._env_names, right._env_names
+        self._env_names = symbols if c is a and d is b else c if d <= c else d if c <= d else _union(c, d)
         self._has_load = left._has_load or right._has_load
         structure = (Binary, op, left._key, right._key)
         key = _STRUCTURES.get(structure)
@@ -567,7 +571,29 @@ def _join(a: frozenset, b: frozenset) -> frozenset:
         return a
     if a <= b:
         return b
-    return a | b
+    return _union(a, b)
+
+
+_UNIONS: dict = {}                  # (a, b) -> a | b, for one file (see forget_unions)
+_MAX_UNIONS = 1 << 14
+
+
+def forget_unions() -> None:
+    """Start the table of _union afresh (the front end does, for every file it reads)."""
+    _UNIONS.clear()
+
+
+def _union(a: frozenset, b: frozenset) -> frozenset:
+    """a | b, one set for every join of the same two sets: the nodes of an index expression share
+    their name sets instead of each holding an equal copy (tens of thousands of sets in a large
+    file, each visited by every garbage collection)."""
+    key = (a, b)
+    joined = _UNIONS.get(key)
+    if joined is None:
+        if len(_UNIONS) >= _MAX_UNIONS:
+            _UNIONS.clear()
+        joined = _UNIONS[key] = a | b
+    return joined
 
 
 def _summarise(node: Expr, children: tuple, loads: bool = False) -> None:
@@ -577,10 +603,13 @@ def _summarise(node: Expr, children: tuple, loads: bool = False) -> None:
     symbols = free = carried = env_names = _EMPTY
     has_load = loads
     for child in children:
+        # (a child whose sets are one set keeps them one set here too: see Binary)
+        same_free = free is symbols and child._free_names is child._symbols
+        same_env = env_names is symbols and child._env_names is child._symbols
         symbols = _join(symbols, child._symbols)
-        free = _join(free, child._free_names)
+        free = symbols if same_free else _join(free, child._free_names)
         carried = _join(carried, child._carried)
-        env_names = _join(env_names, child._env_names)
+        env_names = symbols if same_env else _join(env_names, child._env_names)
         has_load = has_load or child._has_load
     node._symbols, node._free_names, node._carried, node._env_names = symbols, free, carried, env_names
     node._has_load = has_load

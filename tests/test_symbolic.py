@@ -310,3 +310,37 @@ def test_c_division_by_a_positive_constant_truncates_toward_zero_like_the_genera
         assert np.array_equal(sx.apply_binary("%", lanes, divisor), lanes - general * divisor)
         assert [int(v) for v in fast] == [int(v / divisor) if abs(v) < 2**52 else -(-v // divisor) if v < 0 else v // divisor
                                           for v in lanes.tolist()]
+
+
+def _env(expr, inner):
+    found = frozenset().union(*inner)
+    if isinstance(expr, sx.Sym):
+        return found | {expr.name}
+    if isinstance(expr, sx.AtomicResult):
+        return found | {expr.key}
+    return found
+
+
+def test_name_sets_stay_right_when_nodes_share_them():
+    # Constructors hand a node the same set object for names that agree (and one set for every
+    # union of the same two sets): atomics and loop variables are where the four sets differ.
+    rng = np.random.default_rng(5)
+    for _ in range(5):
+        nodes = [TID, sx.Sym("n"), sx.AtomicResult("atomicAdd", 3, 7), sx.Const(4),
+                 sx.Sym("i", default=sx.Binary("+", TID, sx.Sym("n"))), sx.Load("a", sx.Sym("m"))]
+        for _ in range(60):
+            a, b = (nodes[k] for k in rng.integers(len(nodes), size=2))
+            kind = rng.integers(4)
+            if kind == 0:
+                nodes.append(sx.binary(["+", "*", "<"][rng.integers(3)], a, b))
+            elif kind == 1:
+                nodes.append(sx.Sym(f"v{len(nodes) % 3}", default=a, varying=bool(rng.integers(2))))
+            elif kind == 2:
+                nodes.append(sx.Opaque("f", (a, b)))
+            else:
+                nodes.append(sx.Load("b", a))
+        for expr in nodes:
+            assert expr.symbols() == _walked(expr, _names)
+            assert sx.free_names(expr) == _walked(expr, _free)
+            assert sx.carried_names(expr) == _walked(expr, _carried)
+            assert expr._env_names == _walked(expr, _env)

@@ -131,6 +131,7 @@ class Walker:
         self.record = record
         self.loops: list[Loop] = []
         self.conditions: list[Condition] = []
+        self._context: Context | None = None      # the last one made (see context())
         self.inline_stack: list[str] = []
         self.return_values: list[Value] | None = None
         self.current_function: str | None = None
@@ -149,7 +150,17 @@ class Walker:
         return self._line_col(node.start_byte)
 
     def context(self) -> Context:
-        return Context(tuple(self.loops), tuple(self.conditions))
+        """The loops and conditions around the statement being walked. Records made one after
+        another under the same ones share one Context. Both lists only grow and shrink at their
+        end, and every Loop and Condition is pushed once: the same lengths and the same last
+        entries are the same lists."""
+        loops, conditions, known = self.loops, self.conditions, self._context
+        if known is not None and len(known.loops) == len(loops) and len(known.conditions) == len(conditions) \
+                and (not loops or known.loops[-1] is loops[-1]) \
+                and (not conditions or known.conditions[-1] is conditions[-1]):
+            return known
+        known = self._context = Context(tuple(loops), tuple(conditions))
+        return known
 
     def text(self, node) -> str:
         return self.unit.original_text(node)
@@ -1376,7 +1387,7 @@ def _loop_assignments(node, walker: "Walker") -> dict[str, set[str]]:
     while stack:
         current = stack.pop()
         kind = current.type
-        if kind in _TOKENS:
+        if kind in _TOKENS or _assigns_nothing(current, source):
             continue
         if kind in _LOOP_STATEMENTS:
             nested = current.id != root
@@ -1395,6 +1406,16 @@ def _loop_assignments(node, walker: "Walker") -> dict[str, set[str]]:
         stack.extend(current.named_children)
     cache[root] = found
     return found
+
+
+def _assigns_nothing(node, source: str) -> bool:
+    """Whether the node's text shows that no assignment is in it: every assignment operator has an
+    `=` and every update a `++` or `--` (the walk skips such subtrees, most of a loop's
+    expressions). Unless the tree has an error there: error recovery may make up an operator that
+    is not in the text."""
+    start, end = node.start_byte, node.end_byte
+    return source.find("=", start, end) < 0 and source.find("++", start, end) < 0 and \
+        source.find("--", start, end) < 0 and not node.has_error
 
 
 def _updates_thread_dependent(name: str, sources: set, walker: Walker) -> bool:
