@@ -197,7 +197,13 @@ class Load(Expr):
     def __init__(self, array: str, index: Expr):
         self.array = array
         self.index = index
-        _summarise(self, (index,), True)
+        # (_summarise for its one child, written out: a load is built for every array read)
+        weight = index._weight + 1
+        self._weight = weight if weight < _WEIGHT_CAP else _WEIGHT_CAP
+        self._depth = index._depth + 1
+        self._symbols, self._free_names = index._symbols, index._free_names
+        self._carried, self._env_names = index._carried, index._env_names
+        self._has_load = True
         self._key = _intern((Load, array, index._key))
 
     def children(self):

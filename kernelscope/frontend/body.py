@@ -132,6 +132,7 @@ class Walker:
         self.loops: list[Loop] = []
         self.conditions: list[Condition] = []
         self._context: Context | None = None      # the last one made (see context())
+        self._builtins: dict = {}                 # name -> Sym (see _builtin)
         self.inline_stack: list[str] = []
         self.return_values: list[Value] | None = None
         self.current_function: str | None = None
@@ -144,6 +145,13 @@ class Walker:
         self._line_col = unit.line_col
         # loop node id -> the variables assigned in it (shared by every walk over the same tree)
         self._assignments = unit.loop_assignments
+
+    def _builtin(self, name: str) -> sx.Sym:
+        """The Sym of a builtin index (`threadIdx.x`, ...): one per walk, read wherever it is used."""
+        found = self._builtins.get(name)
+        if found is None:
+            found = self._builtins[name] = sx.Sym(name)
+        return found
 
     # -- positions ---------------------------------------------------------------------------
     def where(self, node) -> tuple[int, int]:
@@ -640,7 +648,7 @@ class Walker:
         if argument.type == "identifier":
             base_name = self._node_text(argument)
             if base_name in BUILTIN_INDEX and base_name not in self.env:
-                return Value(sx.Sym(f"{base_name}.{field_name}"), "unsigned int")
+                return Value(self._builtin(f"{base_name}.{field_name}"), "unsigned int")
         operator = self._node_text(node.child_by_field_id(FIELD.operator)) or "."
         location = self.lvalue(node)
         if location is not None:
@@ -1328,6 +1336,8 @@ _WIDE_INTEGERS = frozenset(("unsigned long long", "long long", "size_t", "long",
 
 
 def _promote(a: str | None, b: str | None) -> str | None:
+    if a == b and a not in _WIDE_INTEGERS:
+        return a                      # (the usual case: what the ranks below give for it)
     rank = min(_FLOAT_RANK.get(a, 99), _FLOAT_RANK.get(b, 99))
     if rank < 99:
         return _FLOAT_RANKS[rank]

@@ -51,6 +51,11 @@ class FileUnit:
         # 1-based (line, column) in the original file of an offset in the parsed text
         self.line_col = pre.line_col
 
+    def node_text(self, node) -> str:
+        """A node's parsed text ('' for None): ASCII, so byte offsets are string offsets, and a
+        slice is cheaper than asking tree-sitter for the node's bytes."""
+        return self.text[node.start_byte:node.end_byte] if node is not None else ""
+
     def original_text(self, node) -> str:
         start = self.pre.positions.original(node.start_byte)
         end = self.pre.positions.original(max(node.end_byte - 1, node.start_byte)) + 1
@@ -58,7 +63,7 @@ class FileUnit:
             text = self.pre.original[start:end]
             if text.count("(") == text.count(")") and text.count("[") == text.count("]"):
                 return " ".join(text.split())
-        return " ".join(node.text.decode("latin-1").split())[:400]
+        return " ".join(self.node_text(node).split())[:400]
 
 
 def parse_file(text: str, path: str = "<string>", defines: dict | None = None, arch: str = "sm_90",
@@ -642,6 +647,9 @@ def _bind_type_parameters(unit: FileUnit, kernel: Kernel, type_params: set, para
             kernel.template_types[name] = (DEFAULT_ELEMENT_TYPE, "default")
 
 
+_POINTER_QUALIFIERS = re.compile(r"__restrict__|__restrict|\bconst\b")
+
+
 def _param(unit: FileUnit, param) -> Param | None:
     type_node = param.child_by_field_id(FIELD.type)
     declarator = param.child_by_field_id(FIELD.declarator)
@@ -650,11 +658,13 @@ def _param(unit: FileUnit, param) -> Param | None:
     name = _leaf_name(declarator)
     if not name:
         return None
-    type_name = normalise_type(_text(type_node)) if type_node is not None else "int"
-    declarator_text = _text(declarator)
+    text = unit.node_text
+    type_text = text(type_node)
+    type_name = normalise_type(type_text) if type_node is not None else "int"
+    declarator_text = text(declarator)
     is_pointer = "*" in declarator_text or "[" in declarator_text
-    qualifiers = {_text(c) for c in param.children if c.type == "type_qualifier"}
-    inner_qualifiers = set(re.findall(r"__restrict__|__restrict|\bconst\b", declarator_text))
+    qualifiers = {text(c) for c in param.children if c.type == "type_qualifier"}
+    inner_qualifiers = set(_POINTER_QUALIFIERS.findall(declarator_text))
     pointee = unit.types.resolve(type_name)
     line, _ = unit.line_col(param.start_byte)
     return Param(
@@ -662,7 +672,7 @@ def _param(unit: FileUnit, param) -> Param | None:
         type_name=type_name,
         is_pointer=is_pointer,
         elem_bytes=unit.types.size_of(pointee) if is_pointer else unit.types.size_of(type_name),
-        is_const="const" in qualifiers or ("const" in _text(type_node) if type_node is not None else False),
+        is_const="const" in qualifiers or "const" in type_text,
         is_restrict=bool(inner_qualifiers & {"__restrict__", "__restrict"}) or "__restrict__" in qualifiers,
         line=line,
     )
