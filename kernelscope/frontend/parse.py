@@ -179,22 +179,28 @@ def _walked_captures(root) -> dict:
     (kept in step with it; tests/test_walked_captures.py compares the two on every test file), the
     same start-depth bound. Every node is visited, anonymous ones too (a missing `;` is one)."""
     found: dict = {}
-    stack = [(root, 0)]
-    while stack:
-        node, depth = stack.pop()
-        if node.end_byte == 0:
-            # the query cursor skips nodes that end where its range starts (a missing token at byte 0);
-            # as a pattern's child such a node still matches but is not captured (_capture)
-            continue
-        if node.is_missing:
-            found.setdefault("missing", []).append(node)
-        kind = node.type
-        if kind in _WALKED_TYPES:
-            _walked_match(node, kind, found)
-        if depth < MAX_QUERY_START_DEPTH:
-            children = node.children
-            if children:
-                stack.extend((child, depth + 1) for child in reversed(children))
+    errors = root.has_error           # else no node of the tree is missing (nor an ERROR)
+    # Depth first, in source order: one iterator over each open node's children, the node at the
+    # top being at depth len(levels) - 1.
+    levels = [iter((root,))]
+    while levels:
+        for node in levels[-1]:
+            if node.end_byte == 0:
+                # the query cursor skips nodes that end where its range starts (a missing token at
+                # byte 0); as a pattern's child such a node still matches but is not captured (_capture)
+                continue
+            if errors and node.is_missing:
+                found.setdefault("missing", []).append(node)
+            kind = node.type
+            if kind in _WALKED_TYPES:
+                _walked_match(node, kind, found)
+            if len(levels) <= MAX_QUERY_START_DEPTH:
+                children = node.children
+                if children:
+                    levels.append(iter(children))
+                    break
+        else:
+            levels.pop()
     return found
 
 
