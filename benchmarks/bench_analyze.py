@@ -14,7 +14,10 @@ preprocessing, parsing, every analysis and the JSON report):
 
 Each is timed in this process (click's CliRunner, after one warm-up run, so imports and the query
 compile are not counted: a long-running process's steady state) and as a fresh
-`python -m kernelscope analyze` process per file (what a user or a CI job pays).
+`python -m kernelscope analyze` process per file (what a user or a CI job pays). The in-process runs
+analyse the same files again, so the process-level caches of values (memory layout costs, expression
+structure keys, literals) start warm: clearing them before each run cost about 5% on the realistic
+file (2026-12-01). The fresh processes get no such help.
 Start-up is the fresh-process cost on a one-kernel file. Figures are CPU seconds
 (time.process_time for this process, getrusage(RUSAGE_CHILDREN) for children), so they hold on a
 machine shared with other work; everything is pinned to one core. nvcc compiles the same files
