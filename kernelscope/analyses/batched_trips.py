@@ -81,8 +81,8 @@ def _fractional(value) -> bool:
 
 def _reached(root, env: dict, cache: dict) -> tuple:
     """What evaluating `root` in `env` meets: (the names it reads, whether it meets a conditional,
-    the one node that may leave out an operand such as a loop-carried stand-in in some iterations
-    and not in others, whether it meets a constant that is not an integer). A name's default
+    the one kind of node that may leave out an operand, such as a loop-carried stand-in, in some
+    iterations and not in others; whether it meets a constant that is not an integer). A name's default
     (a loop variable's start) is only evaluated when the name is not bound, so which defaults are
     reached depends on which names `env` binds: the answer is kept with those it depended on."""
     known = cache.get(id(root))

@@ -457,8 +457,10 @@ def _footprints(instances: list, granule: int) -> list:
     missing = [i for i in instances if i._footprints is None or granule not in i._footprints]
     full = [i for i in missing if np.count_nonzero(i.mask) == i.mask.size]
     if len(full) > 1:
-        for pieces in {max(1, (i.access.elem_bytes or granule) // granule) for i in full}:
-            same = [i for i in full if max(1, (i.access.elem_bytes or granule) // granule) == pieces]
+        by_pieces: dict = {}
+        for instance in full:
+            by_pieces.setdefault(max(1, (instance.access.elem_bytes or granule) // granule), []).append(instance)
+        for pieces, same in by_pieces.items():
             threads = _every_thread(same[0].mask.size)
             words = np.stack([i.addresses for i in same]) // granule
             if pieces > 1:
@@ -507,6 +509,15 @@ class Findings:
             self.inexact.append(text)
 
 
+def _iteration_env(env: dict, forgotten: dict, var, trip: int, value) -> dict:
+    """The environment of a loop's iteration `trip`: after the first, what the loop carries is
+    forgotten (it holds an earlier iteration's value); the counter, if any, is `value`."""
+    inner = dict(env) if trip == 0 else {**env, **forgotten}
+    if var is not None:
+        inner[var] = value
+    return inner
+
+
 class BlockRun:
     """Executes the loop tree for all threads of one block."""
 
@@ -533,7 +544,6 @@ class BlockRun:
         self.steps = 0
         self.memo = memo if memo is not None else Memo(varying_names(tree))
         self.block = tuple(env.get(f"blockIdx.{axis}") for axis in "xyz")
-        self.trust: dict = {}             # id(access) -> whether its byte address can be trusted
         self.unbound: dict = {}           # id(expression) -> (it, {names missing when it failed}), see `evaluate`
         self.node_kinds: dict = {}        # see batched_trips.values_for_trips
         self.hopeless: dict = {}          # id(expression) -> it, for those that can never be evaluated here
@@ -590,16 +600,23 @@ class BlockRun:
                 continue
             self.execute(Step(node, env, reached, unknown, loop_reasons, loop_partial))
 
-    def iterate(self, node: LoopNode, env, loop_mask, loop_reasons, loop_partial) -> None:
-        loop = node.loop
+    def enter_loop(self, loop, env):
+        """`iterations` of a loop being entered, its trip count recorded (the most over its entries)
+        and a note made when they are not computable (the body then runs once)."""
         iterations, bounded = self.iterations(loop, env)
-        if not bounded and loop.thread_dependent:
-            # the trip count is not computable and may differ between threads: judged symbolically
-            loop_reasons = loop_reasons + (loop,)
         trips = len(iterations) if iterations is not None else 0
         self.found.loop_trips[id(loop)] = max(trips, self.found.loop_trips.get(id(loop), 0))
         if iterations is None:
             self.found.note(f"loop at line {loop.line}: iterations not computable, executed once")
+        return iterations, bounded
+
+    def iterate(self, node: LoopNode, env, loop_mask, loop_reasons, loop_partial) -> None:
+        loop = node.loop
+        iterations, bounded = self.enter_loop(loop, env)
+        if not bounded and loop.thread_dependent:
+            # the trip count is not computable and may differ between threads: judged symbolically
+            loop_reasons = loop_reasons + (loop,)
+        if iterations is None:
             self.walk(node.children, env, loop_mask, loop_reasons, loop_partial)
             return
         forgotten = {name: UNKNOWN for name in node.carried}
@@ -609,9 +626,7 @@ class BlockRun:
             if trip == alike_from and node.batchable and \
                     self.run_batched(node, env, forgotten, iterations[trip:], loop_mask):
                 break
-            inner = dict(env) if trip == 0 else {**env, **forgotten}
-            if loop.var is not None:
-                inner[loop.var] = value
+            inner = _iteration_env(env, forgotten, loop.var, trip, value)
             if active is self.everyone:
                 # every thread iterates (a uniform bound): nobody skips this iteration
                 mask, partial = loop_mask, loop_partial
@@ -680,10 +695,9 @@ class BlockRun:
         return values
 
     def batched_addresses(self, event: Event, env, shape: tuple, forgotten: frozenset):
-        trusted = event.trusted
-        if trusted is None:
-            trusted = event.trusted = self.trusted(event.record)
-        return self.batched_values(event.record.address, env, shape, forgotten) if trusted else None
+        if not self.address_trusted(event):
+            return None
+        return self.batched_values(event.record.address, env, shape, forgotten)
 
     def batched_condition_mask(self, conditions, env, shape: tuple, forgotten: frozenset):
         """`condition_mask` for every iteration at once (None: no conditions)."""
@@ -699,22 +713,16 @@ class BlockRun:
         its iterations and those of the loops in it, and the values it carries out. Masks need
         not be computed: nothing under it reads them (the fmaf loops of an unrolled tile)."""
         loop = node.loop
-        iterations, _ = self.iterations(loop, env)
-        trips = len(iterations) if iterations is not None else 0
-        self.found.loop_trips[id(loop)] = max(trips, self.found.loop_trips.get(id(loop), 0))
+        iterations, _ = self.enter_loop(loop, env)
         if iterations is None:
-            self.found.note(f"loop at line {loop.line}: iterations not computable, executed once")
             self.skim_body(node, env)
             return
         forgotten = {name: UNKNOWN for name in node.carried}
         if node.plain_steps is not None:
-            self.take_steps(trips * node.plain_steps)
+            self.take_steps(len(iterations) * node.plain_steps)
         else:
             for trip, (value, _) in enumerate(iterations):
-                inner = dict(env) if trip == 0 else {**env, **forgotten}
-                if loop.var is not None:
-                    inner[loop.var] = value
-                self.skim_body(node, inner)
+                self.skim_body(node, _iteration_env(env, forgotten, loop.var, trip, value))
         if len(iterations) > 1:
             env.update(forgotten)
 
@@ -873,15 +881,12 @@ class BlockRun:
         self.atomic(step, access)
         if not np.count_nonzero(step.mask):
             return
-        addresses = self.per_thread(access.address, step.env) if self.is_trusted(access) else None
+        addresses = self.per_thread(access.address, step.env) if self.address_trusted(step.event) else None
         self.record_access(step.event, step.mask, step.unknown, addresses)
 
     def addresses(self, event: Event, env):
         """The event's per-thread byte addresses, None when unknown."""
-        trusted = event.trusted
-        if trusted is None:
-            trusted = event.trusted = self.trusted(event.record)
-        if not trusted or event.unbound_address:
+        if event.unbound_address or not self.address_trusted(event):
             return None
         address = event.record.address
         values = self.per_thread(address, env)
@@ -918,10 +923,11 @@ class BlockRun:
             words, _ = instance.footprint(self.granules.get(access.array, 4))
             self.footprint.setdefault((self.grid_interval, access.array), []).append((access, np.unique(words)))
 
-    def is_trusted(self, access) -> bool:
-        trusted = self.trust.get(id(access))
+    def address_trusted(self, event: Event) -> bool:
+        """`trusted` for the event's access, asked once per event (the shapes are the kernel's)."""
+        trusted = event.trusted
         if trusted is None:
-            trusted = self.trust[id(access)] = self.trusted(access)
+            trusted = event.trusted = self.trusted(event.record)
         return trusted
 
     def trusted(self, access) -> bool:
