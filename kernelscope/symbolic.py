@@ -113,9 +113,7 @@ class Const(Expr):
         kind = type(value)
         # the value's type, and for anything but an integer its text: 1, 1.0 and True, or 0.0 and
         # -0.0, are different constants
-        structure = (Const, kind, value if kind is int or kind is bool else repr(value))
-        key = _STRUCTURES.get(structure)
-        self._key = key if key is not None else _intern(structure)
+        self._key = _intern((Const, kind, value if kind is int or kind is bool else repr(value)))
 
     def __reduce__(self):                 # copy and pickle rebuild it (the class attributes are not slots)
         return Const, (self.value,)
@@ -197,13 +195,7 @@ class Load(Expr):
     def __init__(self, array: str, index: Expr):
         self.array = array
         self.index = index
-        # (_summarise for its one child, written out: a load is built for every array read)
-        weight = index._weight + 1
-        self._weight = weight if weight < _WEIGHT_CAP else _WEIGHT_CAP
-        self._depth = index._depth + 1
-        self._symbols, self._free_names = index._symbols, index._free_names
-        self._carried, self._env_names = index._carried, index._env_names
-        self._has_load = True
+        _summarise(self, (index,), True)
         self._key = _intern((Load, array, index._key))
 
     def children(self):
@@ -265,8 +257,8 @@ class Binary(Expr):
     __slots__ = ("op", "left", "right", "_apply")
 
     def __init__(self, op: str, left: Expr, right: Expr):
-        # The commonest node the front end builds (tens of thousands per file): what _join,
-        # _measure and _intern do, written out, since their calls cost more than their work.
+        # The commonest node the front end builds (tens of thousands per file): what _join and
+        # _measure do, written out, since their calls cost more than their work.
         self.op = op
         self.left = left
         self.right = right
@@ -286,9 +278,7 @@ class Binary(Expr):
         c, d = left._env_names, right._env_names
         self._env_names = symbols if c is a and d is b else c if d <= c else d if c <= d else _union(c, d)
         self._has_load = left._has_load or right._has_load
-        structure = (Binary, op, left._key, right._key)
-        key = _STRUCTURES.get(structure)
-        self._key = key if key is not None else _intern(structure)
+        self._key = _intern((Binary, op, left._key, right._key))
 
     def children(self):
         return (self.left, self.right)
@@ -714,31 +704,27 @@ def binary(op: str, left, right) -> Expr:
             return Const(apply_binary(op, left.value, right.value))
         except (Unevaluable, ZeroDivisionError, ArithmeticError, TypeError, ValueError):
             pass
-    # the identities: x + 0, 0 + x, x - 0, x * 1, 1 * x, x * 0, 0 * x, x / 1, x >> 0
-    left_value = left.value if left_const else None
-    right_value = right.value if right_const else None
     if op == "+":
-        if left_const and left_value == 0:
+        if _is_const(left, 0):
             return right
-        if right_const and right_value == 0:
+        if _is_const(right, 0):
             return left
-    elif op == "-":
-        if right_const and right_value == 0:
-            return left
-    elif op == "*":
-        if left_const and left_value == 1:
+    if op == "-" and _is_const(right, 0):
+        return left
+    if op == "*":
+        if _is_const(left, 1):
             return right
-        if right_const and right_value == 1:
+        if _is_const(right, 1):
             return left
-        if (left_const and left_value == 0) or (right_const and right_value == 0):
+        if _is_const(left, 0) or _is_const(right, 0):
             return Const(0)
-    elif op == "/":
-        if right_const and right_value == 1:
-            return left
-    elif op == ">>":
-        if right_const and right_value == 0:
-            return left
+    if op in ("/", ">>") and _is_const(right, 1 if op == "/" else 0):
+        return left
     return Binary(op, left, right)
+
+
+def _is_const(expr: Expr, value) -> bool:
+    return isinstance(expr, Const) and expr.value == value
 
 
 _INT64_LIMIT = 1 << 63

@@ -126,18 +126,10 @@ class Preprocessed:
 
     def line_col(self, out_offset: int) -> tuple[int, int]:
         """1-based line and column in the original file of an offset in the expanded text."""
-        # (PositionMap.original written out: the front end asks this for nearly every record)
         starts = self._line_starts
         if not starts:
             starts = self._line_starts = [0] + [m.end() for m in re.finditer("\n", self.original)]
-        positions = self.positions
-        i = bisect.bisect_right(positions._out_starts, out_offset) - 1
-        if i < 0:
-            offset = out_offset
-        elif positions._verbatim[i]:
-            offset = positions._orig_starts[i] + (out_offset - positions._out_starts[i])
-        else:
-            offset = positions._orig_starts[i]
+        offset = self.positions.original(out_offset)
         line = bisect.bisect_right(starts, offset)
         return line, offset - starts[line - 1] + 1
 
