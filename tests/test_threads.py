@@ -80,6 +80,21 @@ def test_lanes_agree_with_evaluating_each_expression_on_its_own():
                               threads.active_slots(block) & threads.condition_mask(conditions, env, block.slots))
 
 
+def test_bound_values_are_evaluate_per_thread_and_refuse_unbound_names():
+    tid = sx.Sym("threadIdx.x")
+    block = threads.BlockShape(48)
+    env = threads.thread_env(block, (4, 1, 1), {"m": 40})
+    lanes = threads.Lanes(env, block.slots, threads.active_slots(block))
+    bound = sx.binary("-", sx.Sym("m"), sx.binary("/", tid, sx.Const(2)))
+    assert np.array_equal(lanes.bound_values(bound), threads.evaluate_per_thread(bound, env, block.slots))
+    unbound = sx.binary("+", tid, sx.Sym("n"))
+    lanes.values(unbound)           # a stand-in for n is kept here; bound_values must not use it
+    with pytest.raises(threads.UNEVALUABLE):
+        lanes.bound_values(unbound)
+    with pytest.raises(threads.UNEVALUABLE):
+        lanes.bound_values(sx.Load("a", tid))
+
+
 def _lanes(block, bindings):
     env = threads.thread_env(block, (4, 1, 1), bindings)
     return threads.Lanes(env, block.slots, threads.active_slots(block))

@@ -243,6 +243,14 @@ class Lanes:
             kept = values[key] = self._evaluate(expr, stand_in)
         return kept
 
+    def bound_values(self, expr: sx.Expr) -> np.ndarray:
+        """evaluate_per_thread(expr, env, slots): `values` where env binds every name expr reads (the
+        two agree then, and `values` keeps its answer), else that call, which raises for the
+        unbound names instead of standing in for them."""
+        if all(name in self.env for name in sx.free_names(expr)):
+            return self.values(expr)
+        return evaluate_per_thread(expr, self.env, self.slots)
+
     def _evaluate(self, expr: sx.Expr, stand_in: int) -> np.ndarray:
         env = self.env
         missing = [name for name in sx.free_names(expr) if name not in env]

@@ -25,14 +25,18 @@ MAX_COMBINATIONS = COUNTED_LIMIT
 ASSUMED_TRIPS = 64
 
 
-def trip_count(loop, env: dict, slots: int, active: np.ndarray):
-    """Mean iterations per active thread, or None when unknown."""
+def trip_count(loop, env: dict, slots: int, active: np.ndarray, per_thread=None):
+    """Mean iterations per active thread, or None when unknown. `per_thread(expr)`, when given, is
+    evaluate_per_thread in env (a Lanes' bound_values, which keeps what it evaluates)."""
     if loop.var is None or loop.start is None or loop.bound is None or loop.step is None:
         return None
+    if per_thread is None:
+        def per_thread(expr):
+            return evaluate_per_thread(expr, env, slots)
     try:
-        start = evaluate_per_thread(loop.start, env, slots)
-        bound = evaluate_per_thread(loop.bound, env, slots)
-        step = evaluate_per_thread(loop.step, env, slots)
+        start = per_thread(loop.start)
+        bound = per_thread(loop.bound)
+        step = per_thread(loop.step)
     except UNEVALUABLE:
         return None
     if not np.any(active):
@@ -108,7 +112,7 @@ class ExecWeights:
     def loop(self, loop):
         key = id(loop)
         if key not in self._cache:
-            self._cache[key] = trip_count(loop, self.env, self.slots, self.active)
+            self._cache[key] = trip_count(loop, self.env, self.slots, self.active, self.lanes.bound_values)
         return self._cache[key]
 
     def executions(self, context):
