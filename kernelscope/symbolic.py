@@ -544,8 +544,12 @@ def _measure(children) -> tuple:
     """(weight, depth) of a node over `children`: the size of the tree the DAG unfolds to (capped),
     and the longest path to a leaf. Small weights bound both the depth and the cost of a plain
     recursive walk; the depth tells, before evaluating, whether recursion would go too deep."""
-    return (min(1 + sum(child._weight for child in children), _WEIGHT_CAP),
-            1 + max((child._depth for child in children), default=0))
+    weight, depth = 1, 0
+    for child in children:          # (a loop: min/sum/max over generators cost several times more)
+        weight += child._weight
+        if child._depth > depth:
+            depth = child._depth
+    return (weight if weight < _WEIGHT_CAP else _WEIGHT_CAP), depth + 1
 
 
 _WEIGHT_CAP = 1 << 30

@@ -94,6 +94,7 @@ class Value:
 
 
 UNKNOWN = Value(sx.Opaque("?"))
+_MISSING = object()
 
 
 @dataclass
@@ -505,11 +506,11 @@ class Walker:
         Returns the names assigned in the loop."""
         assignments = _loop_assignments(node, self)
         assigned = set(assignments)
-        for name, sources in assignments.items():
+        for name, values in assignments.items():
             old = self.env.get(name)
             if old is None:
                 continue
-            varying = old.expr.thread_dependent or _updates_thread_dependent(name, sources, self)
+            varying = old.expr.thread_dependent or _updates_thread_dependent(name, values, self)
             if old.pointer is not None:
                 offset = sx.Sym(f"{name}@off", default=old.pointer.offset, varying=varying)
                 self.env[name] = Value(old.expr, old.ctype, old.pointer.moved(offset, old.pointer.dims))
@@ -1372,67 +1373,108 @@ def _always_exits(node) -> bool:
 
 
 _LOOP_STATEMENTS = frozenset(("for_statement", "while_statement", "do_statement"))
-# tokens: nodes that never have children, so hold no assignment (half of a loop's nodes)
-_TOKENS = frozenset(("identifier", "number_literal", "field_identifier", "primitive_type", "type_identifier",
-                     "true", "false", "null", "nullptr", "comment", "statement_identifier", "namespace_identifier"))
+_ASSIGNMENT_OPERATORS = frozenset(("=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|="))
 
 
-def _loop_assignments(node, walker: "Walker") -> dict[str, set[str]]:
-    """Every variable assigned in a loop (by `=`, `op=`, `++`/`--`) and the identifiers its new
-    values are computed from, in one pass over the loop's tree. Kept per node for the whole tree:
-    an outer loop takes the entries of the loops nested in it (and of its own body, which
-    `_only_updated_by_the_loop` asks about) from there instead of walking them again. The order of
-    the names is the order of a walk over the whole tree (a subtree's names come out together)."""
+class AssignmentIndex:
+    """What a file's assignments and updates assign, found from their operators' text: every
+    assignment operator ends with `=`, every update is `++` or `--`. Each is looked up in the tree
+    once per file and kept by its offset (an outer loop asks again about those of the loops nested
+    in it), so that a loop's assignments cost a lookup per operator instead of a walk over all of
+    its nodes."""
+
+    def __init__(self, source: str):
+        self._source = source           # the parsed text (ASCII: byte offsets are string offsets)
+        self._at: dict = {}             # operator's end offset -> (variable, value node) or None
+
+    def within(self, node) -> list:
+        """(variable, its new value's node or None for an update) for every assignment and update
+        of a plain variable under `node` (a tree without errors), in text order."""
+        found = []
+        at = self._at
+        for end in self._operator_ends(node.start_byte, node.end_byte):
+            assignment = at.get(end, _MISSING)
+            if assignment is _MISSING:
+                assignment = at[end] = self._assignment_ending(node, end)
+            if assignment is not None:
+                found.append(assignment)
+        return found
+
+    def _operator_ends(self, start: int, end: int) -> list:
+        """Where an assignment operator or update could end in text[start:end]: after each `=`,
+        `++` and `--` (`==` and the like are found too and rejected by the tree)."""
+        source, ends = self._source, []
+        for text in ("=", "++", "--"):
+            position = source.find(text, start, end)
+            while position >= 0:
+                ends.append(position + len(text))
+                position = source.find(text, position + len(text), end)
+        ends.sort()
+        return ends
+
+    def _assignment_ending(self, node, end: int):
+        source = self._source
+        width = 1 if source[end - 1] == "=" else 2
+        token = node.descendant_for_byte_range(end - width, end)
+        if token is None or token.end_byte != end:
+            return None
+        operator, parent = token.type, token.parent
+        kind = parent.type if parent is not None else None
+        if kind == "assignment_expression" and operator in _ASSIGNMENT_OPERATORS:
+            target, value = parent.child_by_field_id(FIELD.left), parent.child_by_field_id(FIELD.right)
+        elif kind == "update_expression" and (operator == "++" or operator == "--"):
+            target, value = parent.child_by_field_id(FIELD.argument), None
+        else:
+            return None
+        if target is None or target.type != "identifier":
+            return None
+        return source[target.start_byte:target.end_byte], value
+
+
+def _loop_assignments(node, walker: "Walker") -> dict[str, list]:
+    """Every variable assigned in a loop (by `=`, `op=`, `++`/`--`) and the nodes of the values
+    assigned to it (the identifiers in them are read only when asked: see
+    _updates_thread_dependent); kept per node for the whole tree."""
     cache = walker._assignments
     found = cache.get(node.id)
     if found is not None:
         return found
-    found = {}
-    source = walker._source
-    root = node.id
-    body = node.child_by_field_id(FIELD.body) if node.type in _LOOP_STATEMENTS else None
-    body_id = body.id if body is not None else None
-    body_type = body.type if body is not None else None
+    if node.has_error:
+        found = _assignments_in_tree(node, walker._source)
+    else:
+        found = {}
+        for target, value in walker.unit.assignments.within(node):
+            values = found.setdefault(target, [])
+            if value is not None:
+                values.append(value)
+    cache[node.id] = found
+    return found
+
+
+def _assignments_in_tree(node, source: str) -> dict[str, list]:
+    """What _loop_assignments finds, by a walk over every named node: for a tree with errors,
+    where the parser may have made up an operator that is not in the text."""
+    found: dict = {}
     stack = [node]
     while stack:
         current = stack.pop()
         kind = current.type
-        if kind in _TOKENS or _assigns_nothing(current, source):
-            continue
-        if kind in _LOOP_STATEMENTS:
-            nested = current.id != root
-        else:
-            nested = kind == body_type and current.id == body_id
-        if nested:
-            for name, sources in _loop_assignments(current, walker).items():
-                found.setdefault(name, set()).update(sources)
-            continue
         if kind == "assignment_expression" or kind == "update_expression":
             target = current.child_by_field_id(FIELD.left) or current.child_by_field_id(FIELD.argument)
             if target is not None and target.type == "identifier":
-                sources = found.setdefault(source[target.start_byte:target.end_byte], set())
+                values = found.setdefault(source[target.start_byte:target.end_byte], [])
                 if kind == "assignment_expression":
-                    sources.update(_identifiers(current.child_by_field_id(FIELD.right), source))
+                    values.append(current.child_by_field_id(FIELD.right))
         stack.extend(current.named_children)
-    cache[root] = found
     return found
 
 
-def _assigns_nothing(node, source: str) -> bool:
-    """Whether the node's text shows that no assignment is in it: every assignment operator has an
-    `=` and every update a `++` or `--` (the walk skips such subtrees, most of a loop's
-    expressions). Unless the tree has an error there: error recovery may make up an operator that
-    is not in the text."""
-    start, end = node.start_byte, node.end_byte
-    return source.find("=", start, end) < 0 and source.find("++", start, end) < 0 and \
-        source.find("--", start, end) < 0 and not node.has_error
-
-
-def _updates_thread_dependent(name: str, sources: set, walker: Walker) -> bool:
+def _updates_thread_dependent(name: str, values: list, walker: Walker) -> bool:
     """Whether some assignment to `name` in the loop uses a thread-dependent value (by name)."""
+    env, source = walker.env, walker._source
     return any(identifier in ("threadIdx", "laneid") or
-               (identifier != name and identifier in walker.env and walker.env[identifier].expr.thread_dependent)
-               for identifier in sources)
+               (identifier != name and identifier in env and env[identifier].expr.thread_dependent)
+               for value in values for identifier in _identifiers(value, source))
 
 
 def _identifiers(node, source: str):

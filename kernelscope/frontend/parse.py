@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from kernelscope import symbolic as sx
 from kernelscope.errors import InputError, InvalidSource
-from kernelscope.frontend.body import Pointer, Scope, Value, Walker
+from kernelscope.frontend.body import AssignmentIndex, Pointer, Scope, Value, Walker
 from kernelscope.frontend.ctypes import TypeTable, normalise_type
 from kernelscope.frontend.hoisting import mark_loop_invariant_loads
 from kernelscope.frontend.macros import Preprocessed, preprocess
@@ -48,6 +48,7 @@ class FileUnit:
         self.constants: dict[str, Value] = {}
         self.globals: dict[str, Value] = {}
         self.loop_assignments: dict = {}          # loop node id -> variables assigned in it (body.py)
+        self.assignments = AssignmentIndex(text)  # what the assignments under a node assign (body.py)
         # 1-based (line, column) in the original file of an offset in the parsed text
         self.line_col = pre.line_col
 
