@@ -218,7 +218,7 @@ class Opaque(Expr):
         self.operands = tuple(operands)
         self.thread_varying = thread_varying
         _summarise(self, self.operands, True)
-        self._key = _intern((Opaque, text, thread_varying, tuple(o._key for o in self.operands)))
+        self._key = _intern((Opaque, text, thread_varying, tuple([o._key for o in self.operands])))
 
     def children(self):
         return self.operands
@@ -363,7 +363,7 @@ class Call(Expr):
         self.name = name
         self.args = tuple(args)
         _summarise(self, self.args)
-        self._key = _intern((Call, name, tuple(a._key for a in self.args)))
+        self._key = _intern((Call, name, tuple([a._key for a in self.args])))
 
     def children(self):
         return self.args

@@ -67,6 +67,15 @@ _IDENTIFIER = re.compile(r"\b[A-Za-z_]\w*")
 _CAPS_WORD = re.compile(r"\b[A-Z_][A-Z0-9_]{2,}\b")
 
 
+def _match_start(match) -> int:
+    return match.start()
+
+
+def _starts_word(text: str, offset: int) -> bool:
+    """Whether a word starts at text[offset] (what `\\b` before a word character tests)."""
+    return offset == 0 or not (text[offset - 1].isalnum() or text[offset - 1] == "_")
+
+
 @dataclass
 class Macro:
     name: str
@@ -340,7 +349,7 @@ class Preprocessor:
             if kind == PLAIN:
                 emit(text[chunk_start:chunk_end], chunk_start, True)
             elif kind == CONSTANTS:
-                self._substitute_constants(text[chunk_start:chunk_end], chunk_start, emit)
+                self._substitute_constants(text, chunk_start, chunk_end, hits, emit)
             else:
                 tokens = self._fix_qualifier_macros(tokenize(text[chunk_start:chunk_end], chunk_start))
                 self._expand_tokens(tokens, set(), 0, emit, top_level=True)
@@ -353,10 +362,14 @@ class Preprocessor:
         pattern = self._word_patterns.get(other)
         if pattern is None:
             names = "".join("|" + re.escape(name) for name in sorted(other, key=len, reverse=True))
-            pattern = self._word_patterns[other] = re.compile(rf"\b(?:[A-Z_][A-Z0-9_]{{2,}}{names})\b")
+            # (no \b in front: a pattern that starts with its first letters lets the regex engine
+            # skip to the next one, about 2.5 times faster on a large file; a match that starts
+            # inside a word is dropped below)
+            pattern = self._word_patterns[other] = re.compile(rf"(?:[A-Z_][A-Z0-9_]{{2,}}{names})\b")
         macros = self.macros
         return [match for match in pattern.finditer(text, start, end)
-                if match.group() in macros or _CAPS_WORD.fullmatch(match.group())]
+                if _starts_word(text, match.start()) and
+                (match.group() in macros or _CAPS_WORD.fullmatch(match.group()))]
 
     def _line_kinds(self, hits: list, offsets: list) -> list[int]:
         """How each line (starting at its offset in `offsets`) is preprocessed, from its macro words."""
@@ -372,18 +385,21 @@ class Preprocessor:
                 kinds[line] = EXPAND      # a macro to expand, or an unknown ALL_CAPS name
         return kinds
 
-    def _substitute_constants(self, chunk: str, start: int, emit) -> None:
-        """Lines whose only macros are numeric constants (`#define TILE 32`): replace the names in
-        place, without tokenising."""
-        position = 0
-        for match in _IDENTIFIER.finditer(chunk):
-            macro = self.macros.get(match.group(0))
+    def _substitute_constants(self, text: str, start: int, end: int, hits: list, emit) -> None:
+        """Lines text[start:end] whose only macros are numeric constants (`#define TILE 32`):
+        replace the names in place, without tokenising. `hits` are the region's macro words
+        (_macro_words), among them every macro name these lines use."""
+        position = start
+        for match in hits[bisect.bisect_left(hits, start, key=_match_start):]:
+            if match.start() >= end:
+                break
+            macro = self.macros.get(match.group())
             if macro is None:
                 continue
-            emit(chunk[position:match.start()], start + position, True)
-            emit(f" {macro.body} ", start + match.start(), False)
+            emit(text[position:match.start()], position, True)
+            emit(f" {macro.body} ", match.start(), False)
             position = match.end()
-        emit(chunk[position:], start + position, True)
+        emit(text[position:end], position, True)
 
     def _line_chunks(self, lines: list[str], kinds: list[int]):
         """(first line, end line, kind) runs covering all lines in order: PLAIN lines are copied,
