@@ -65,3 +65,11 @@ def test_each_kernel_gets_its_own_launch_bounds_and_launches():
     assert [(s.kernel, s.line) for s in kernels["bounded"].launches] == [("bounded", 8), ("bounded", 10)]
     assert [(s.kernel, s.line) for s in kernels["plain"].launches] == [("plain", 9)]
     assert kernels["late"].launches == []
+
+
+def test_a_macro_name_inside_a_longer_word_is_not_expanded():
+    # the scan for macro words finds candidates anywhere; one that starts inside a word is not one
+    source = "#define MAX 4\n#define k 2\nint fooMAX = MAX + 3MAX + x_MAX + MAXk + kk + k;\n"
+    line = preprocess(source).text.split("\n")[2]
+    assert line.split() == ["int", "fooMAX", "=", "4", "+", "3MAX", "+", "x_MAX", "+", "MAXk", "+", "kk", "+",
+                            "2", ";"]
