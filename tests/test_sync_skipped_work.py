@@ -123,6 +123,38 @@ for (int k = 2; k <= 8; k *= 2)
     for (int j = k; j < k + 16; j++)
         tile[(threadIdx.x + j) % 64] = x[j];
 y[threadIdx.x] = tile[threadIdx.x];""",
+    "a barrier in each iteration": """
+__shared__ float tile[64];
+for (int k = 0; k < 16; k++) {
+    tile[(threadIdx.x + k) % 64] = x[k];
+    __syncthreads();
+    y[k * 64 + threadIdx.x] = tile[(threadIdx.x + 2 * k) % 64];
+}""",
+    "a barrier some iterations skip": """
+__shared__ float tile[64];
+for (int k = 0; k < 16; k++) {
+    tile[threadIdx.x] = x[k];
+    if (threadIdx.x < 4 * k)
+        __syncthreads();
+    y[k] = tile[63 - threadIdx.x];
+}""",
+    "a barrier in a per-thread loop": """
+__shared__ float tile[64];
+for (int i = threadIdx.x; i < 200; i += 16) {
+    tile[i % 64] = x[i];
+    __syncthreads();
+}""",
+    "two barriers per iteration, one of them needed": """
+__shared__ float tile[64];
+float s = 0.0f;
+for (int k = 0; k < 12; k++) {
+    tile[threadIdx.x] = x[k * 64 + threadIdx.x];
+    __syncthreads();
+    s += tile[(threadIdx.x + k) % 64];
+    __syncthreads();
+    __syncthreads();
+}
+y[threadIdx.x] = s;""",
     "a per-thread counter": """
 __shared__ float tile[256];
 for (int i = threadIdx.x; i < 256; i += 16)
@@ -155,6 +187,10 @@ def test_the_batched_loops_are_batched(monkeypatch):
                  BATCHED_BODIES["a division by zero in one iteration only"]):
         sync.analyze(kernel_of(body), (64, 1, 1), {}, grid=(2, 1, 1))
     assert True in outcomes and False in outcomes
+    for name in ("a barrier in each iteration", "a barrier some iterations skip", "a barrier in a per-thread loop"):
+        outcomes.clear()
+        sync.analyze(kernel_of(BATCHED_BODIES[name]), (64, 1, 1), {}, grid=(2, 1, 1))
+        assert True in outcomes, name
 
 
 def test_values_for_trips_tells_failures_of_every_iteration_from_those_of_some():
@@ -210,3 +246,134 @@ def test_skimming_a_loop_of_inert_events_leaves_what_running_it_leaves(max_steps
         assert skimmed["shared_races"] and any("bound unknown" in note for note in skimmed["notes"])
     if max_steps < 20:
         assert any("trace cut" in note for note in skimmed["notes"])
+
+
+# -- loops found again in the next block -----------------------------------------------------------
+
+NEXT_BLOCK_BODIES = {
+    "a reduction": """
+__shared__ float s[64];
+s[threadIdx.x] = x[blockIdx.x * 64 + threadIdx.x];
+__syncthreads();
+for (int h = 32; h > 0; h >>= 1) {
+    if (threadIdx.x < h)
+        s[threadIdx.x] += s[threadIdx.x + h];
+    __syncthreads();
+}
+if (threadIdx.x == 0) y[blockIdx.x] = s[0];""",
+    "an unknown bound, noted": """
+__shared__ float s[64];
+for (int k = 0; k < n; k++) {
+    s[(threadIdx.x + k) % 64] = x[k];
+    __syncthreads();
+}""",
+    "a bound on blockIdx": """
+__shared__ float s[64];
+for (int k = 0; k < blockIdx.x + 2; k++) {
+    s[threadIdx.x] = x[k];
+    __syncthreads();
+}""",
+    "a return before the loop": """
+__shared__ float s[64];
+if (threadIdx.x >= 48 && blockIdx.x == 1) return;
+for (int k = 0; k < 4; k++) {
+    s[(threadIdx.x + k) % 64] = x[k];
+    __syncthreads();
+}""",
+}
+
+
+def _fresh_block_start(size: int) -> tuple:
+    # what each block started from before the arrays were shared: nothing is found again
+    return (np.ones(size, dtype=bool), np.zeros(size, dtype=np.int64), np.full(size, 32, dtype=np.int64))
+
+
+@pytest.mark.parametrize("name", sorted(NEXT_BLOCK_BODIES))
+def test_loops_found_again_in_the_next_block_find_what_computing_them_finds(name, monkeypatch):
+    kernel = kernel_of(NEXT_BLOCK_BODIES[name])
+    shared = sync.analyze(kernel, (64, 1, 1), {}, grid=(3, 1, 1)).to_json()
+    monkeypatch.setattr(sync, "_block_start", _fresh_block_start)
+    computed = sync.analyze(kernel, (64, 1, 1), {}, grid=(3, 1, 1)).to_json()
+    assert shared == computed
+
+
+def test_loops_are_found_again_in_the_next_block(monkeypatch):
+    # the comparison above means something only if later blocks do find loops again
+    calls = []
+    real = sync.executed_iterations
+
+    def counted(*args, **kwargs):
+        calls.append(args[0])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(sync, "executed_iterations", counted)
+    kernel = kernel_of(NEXT_BLOCK_BODIES["a reduction"])
+    sync.analyze(kernel, (64, 1, 1), {}, grid=(3, 1, 1))
+    shared = len(calls)
+    calls.clear()
+    monkeypatch.setattr(sync, "_block_start", _fresh_block_start)
+    sync.analyze(kernel, (64, 1, 1), {}, grid=(3, 1, 1))
+    assert shared < len(calls)
+
+
+# -- accesses at one address reduced to two threads ------------------------------------------------
+
+BROADCAST_BODIES = {
+    "a tile read by every thread": """
+__shared__ float tile[64];
+float s = 0.0f;
+for (int base = 0; base < 256; base += 64) {
+    tile[threadIdx.x] = x[base + threadIdx.x];
+    __syncthreads();
+    for (int t = 0; t < 64; t++)
+        s += tile[t];
+    __syncthreads();
+}
+y[threadIdx.x] = s;""",
+    "one slot written by every thread": """
+__shared__ float flag[4];
+flag[1] = x[threadIdx.x];
+__syncthreads();
+y[threadIdx.x] = flag[1];""",
+    "a wide element read by every thread": """
+__shared__ float4 tile[64];
+tile[threadIdx.x] = make_float4(x[threadIdx.x], 0.0f, 0.0f, 0.0f);
+__syncthreads();
+float s = 0.0f;
+for (int t = 0; t < 64; t++)
+    s += tile[t].x;
+y[threadIdx.x] = s;""",
+    "a read by every thread, then a write by one": """
+__shared__ float tile[64];
+float v = tile[5];
+if (threadIdx.x == 3)
+    tile[5] = v + 1.0f;
+__syncthreads();
+y[threadIdx.x] = v;""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(BROADCAST_BODIES))
+def test_accesses_at_one_address_reduced_find_what_all_their_threads_find(name, monkeypatch):
+    kernel = kernel_of(BROADCAST_BODIES[name])
+    reduced = sync.analyze(kernel, (64, 1, 1), {}, grid=(2, 1, 1)).to_json()
+    monkeypatch.setattr(sync, "_touching", sync._footprints)
+    every_thread = sync.analyze(kernel, (64, 1, 1), {}, grid=(2, 1, 1)).to_json()
+    assert reduced == every_thread
+
+
+def test_accesses_at_one_address_are_reduced(monkeypatch):
+    # the comparison above means something only if some accesses do lose rows
+    reduced = []
+    real = sync._touching
+
+    def watched(instances, granule):
+        touching = real(instances, granule)
+        full = sync._footprints(instances, granule)
+        reduced.extend(t[0].size < f[0].size for t, f in zip(touching, full))
+        return touching
+
+    monkeypatch.setattr(sync, "_touching", watched)
+    for body in BROADCAST_BODIES.values():
+        sync.analyze(kernel_of(body), (64, 1, 1), {}, grid=(2, 1, 1))
+    assert True in reduced and False in reduced

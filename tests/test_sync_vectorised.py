@@ -141,3 +141,65 @@ def test_an_expression_on_an_unbound_name_is_not_evaluated_again():
     assert tid.reads == 1
     assert np.array_equal(run.truth(expr, {**space.env, "n": 7}), space.linear < 7)
     assert tid.reads == 2
+
+
+class Access:
+    """What the comparison of blocks reads of an access record."""
+
+    def __init__(self, op, line, column, seq, stored=None):
+        self.op, self.line, self.column, self.seq, self.stored = op, line, column, seq, stored
+        self.array = "g"
+
+
+def block_pair_races(footprints, blocks, pairs_cap):
+    """Every pair of accesses of two blocks compared one by one, in order, up to the cap."""
+    found: dict = {}
+    checked = 0
+    for x in range(len(footprints)):
+        for y in range(x + 1, len(footprints)):
+            for key in [k for k in footprints[x] if k in footprints[y]]:
+                for first, first_words in footprints[x][key]:
+                    for second, second_words in footprints[y][key]:
+                        if {first.op, second.op} == {"load"} or {first.op, second.op} == {"atomic"}:
+                            continue
+                        if first is second and sync._stores_uniform_value(first, across_blocks=True):
+                            continue
+                        checked += 1
+                        if checked > pairs_cap:
+                            return found
+                        if not set(first_words.tolist()) & set(second_words.tolist()):
+                            continue
+                        race = sync._between_blocks(first, second, blocks[x], blocks[y])
+                        found.setdefault((race.array, race.first_line, race.second_line), race)
+    return found
+
+
+@pytest.mark.parametrize("pairs_cap", [3, 40, 4096])
+def test_block_pair_races_agree_with_comparing_pair_by_pair(pairs_cap):
+    rng = np.random.default_rng(pairs_cap)
+    # two accesses on one line (different columns) name the same race: the first pair compared wins
+    accesses = [Access("store", 3, 5, 0), Access("load", 3, 9, 1), Access("store", 4, 2, 2, sx.const(1.0)),
+                Access("atomic", 5, 1, 3), Access("atomic", 6, 1, 4), Access("load", 7, 3, 5)]
+    blocks = [(0, 0, 0), (1, 0, 0), (2, 0, 0)]
+    outcomes = set()
+    for _ in range(60):
+        footprints = []
+        for _ in blocks:
+            footprint = {}
+            for interval in range(2):
+                executed = rng.choice(len(accesses), size=int(rng.integers(1, 9)))
+                footprint[(interval, "g")] = [(accesses[k], np.unique(rng.integers(0, 12, int(rng.integers(1, 4)))))
+                                              for k in executed]
+            footprints.append(footprint)
+        expected = block_pair_races(footprints, blocks, pairs_cap)
+        found = sync._block_pair_races(footprints, blocks, pairs_cap)
+        assert {(r.array, r.first_line, r.second_line): r for r in found} == expected
+        outcomes.add(len(expected))
+    assert len(outcomes) > 2
+
+
+def test_distinct_words_are_the_unique_words():
+    rng = np.random.default_rng(5)
+    for size in (0, 1, 2, 7, 64):
+        for words in (np.arange(size) * 3, rng.integers(0, 5, size), np.sort(rng.integers(0, 99, size))):
+            assert np.array_equal(sync._distinct(words), np.unique(words))

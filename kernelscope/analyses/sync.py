@@ -47,7 +47,7 @@ from kernelscope.analyses.batched_trips import MIXED, counter_column, values_for
 from kernelscope.analyses.loops import UNKNOWN, executed_iterations
 from kernelscope.analyses.threads import UNEVALUABLE, WARP_SIZE, ThreadSpace, as_truth, one_per_thread, per_thread, \
     thread_space
-from kernelscope.model import FENCES
+from kernelscope.model import FENCES, Loop
 
 BLOCK_BARRIERS = frozenset({"syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or", "cg_sync"})
 GRID_BARRIER = "grid_sync"
@@ -181,8 +181,8 @@ class Event:
     """One record in program order, with what the executor asks of it every time it runs: its
     conditions (and their identities, the key their masks are shared under) and whether executing it
     can find anything (most calls are maths functions: they only count as a step)."""
-    __slots__ = ("kind", "record", "conditions", "condition_key", "inert", "plain_access", "read_only", "trusted",
-                 "unbound_address")
+    __slots__ = ("kind", "record", "conditions", "condition_key", "inert", "plain_access", "block_barrier",
+                 "read_only", "trusted", "unbound_address")
 
     def __init__(self, kind: str, record):
         self.kind = kind                  # access | barrier | call | return
@@ -192,6 +192,8 @@ class Event:
         self.inert = _inert(kind, record)
         # a shared or global load or store: the executor's most frequent event, handled inline
         self.plain_access = kind == "access" and not self.inert and record.op != "atomic"
+        # a barrier of the whole block: what executing it does depends only on who reaches it
+        self.block_barrier = kind == "barrier" and record.kind in BLOCK_BARRIERS
         self.read_only = False            # set by `mark_read_only`
         self.trusted = None               # whether its byte address can be trusted, once asked
         self.unbound_address = False      # its address reads a name that is never bound
@@ -224,7 +226,7 @@ class LoopNode:
     children: list = field(default_factory=list)
     carried: frozenset = frozenset()   # variables the loop updates (besides its counter) that records read
     quiet: bool = False                # every event under it is inert (see `BlockRun.skim`)
-    batchable: bool = False            # innermost, only loads and stores: see `BlockRun.run_batched`
+    batchable: bool = False            # innermost, only loads, stores and block barriers: see `BlockRun.run_batched`
     plain_steps: int | None = None     # when quiet: its events' count if no loop is nested in it
 
 
@@ -251,7 +253,8 @@ def _mark_quiet(nodes) -> bool:
         if isinstance(node, LoopNode):
             node.quiet = _mark_quiet(node.children)
             node.batchable = node.loop.var is not None and not node.quiet and \
-                all(not isinstance(child, LoopNode) and (child.inert or child.plain_access) for child in node.children)
+                all(not isinstance(child, LoopNode) and (child.inert or child.plain_access or child.block_barrier)
+                    for child in node.children)
             if node.quiet and not any(isinstance(child, LoopNode) for child in node.children):
                 node.plain_steps = len(node.children)
             quiet = quiet and node.quiet
@@ -348,33 +351,48 @@ class Memo:
         self.names: dict = {}        # id(what) -> (what, varying names read or None, as many _ABSENTs,
                                      #              whether it reads blockIdx)
 
-    def key(self, what, env: dict, block, expressions=None):
-        """The lookup key of `what` (an expression, a loop or a tuple of conditions: kinds that never
-        share an identity; `expressions` are those it reads, `what` itself by default) in `env` of
-        `block`, and the values it names; (None, None) when it may read more than its symbols."""
+    def recall(self, what, env: dict, block, compute, *args, also=None):
+        """`compute(*args)`, the value of `what` (an expression, a loop or a tuple of conditions:
+        kinds that never share an identity) in `env` of `block`, from the memo when it was computed
+        before with the same values of what it reads; `also`, when given, is one more object the
+        value depends on by identity. Computed every time when `what` may read more than its
+        symbols."""
         known = self.names.get(id(what))
         if known is None or known[0] is not what:
-            names = _names_read((what,) if expressions is None else expressions)
-            if names is None:
-                known = (what, None, None, False)
-            else:
-                changing = tuple(name for name in names if name in self.varying)
-                known = (what, changing, (_ABSENT,) * len(changing), not _BLOCK_INDEX.isdisjoint(names))
-            self.names[id(what)] = known
+            known = self.names[id(what)] = self.reading(what)
         changing = known[1]
-        if not changing:
-            return (None, None) if changing is None else ((id(what), block if known[3] else None), ())
-        values = tuple(map(env.get, changing, known[2]))
-        return (id(what), block if known[3] else None, tuple(map(id, values))), values
-
-    def get(self, key):
+        if changing is None:
+            return compute(*args)
+        values = tuple(map(env.get, changing, known[2])) if changing else ()
+        key = (id(what), block if known[3] else None, tuple(map(id, values)), id(also))
         entry = self.entries.get(key)
-        return _ABSENT if entry is None else entry[1]
-
-    def put(self, key, values, result) -> None:
+        if entry is not None:
+            return entry[1]
+        result = compute(*args)
         if len(self.entries) >= self.LIMIT:
             del self.entries[next(iter(self.entries))]
-        self.entries[key] = (values, result)    # `values` keeps what the key names by identity alive
+        # the entry keeps what the key names by identity alive
+        self.entries[key] = ((values, also), result)
+        return result
+
+    def reading(self, what) -> tuple:
+        """(what, the varying names it reads or None when it may read more than its symbols, as many
+        _ABSENTs, whether it reads blockIdx)."""
+        names = _names_read(_expressions_of(what))
+        if names is None:
+            return what, None, None, False
+        changing = tuple(name for name in names if name in self.varying)
+        return what, changing, (_ABSENT,) * len(changing), not _BLOCK_INDEX.isdisjoint(names)
+
+
+def _expressions_of(what) -> tuple:
+    """The expressions a memo entry's value is computed from: a loop's bounds, a tuple of
+    conditions' expressions, or the expression itself."""
+    if isinstance(what, tuple):
+        return tuple(condition.expr for condition in what)
+    if isinstance(what, Loop):
+        return what.start, what.step, what.bound
+    return (what,)
 
 
 _BLOCK_INDEX = frozenset({"blockIdx.x", "blockIdx.y", "blockIdx.z"})   # what differs between block runs
@@ -441,7 +459,7 @@ class Instance:
             else:
                 threads = np.flatnonzero(self.mask)
                 base = self.addresses[threads]
-            pieces = max(1, (self.access.elem_bytes or granule) // granule)
+            pieces = _pieces(self.access, granule)
             if pieces == 1:
                 cache[granule] = (base // granule, threads)
             else:
@@ -459,7 +477,7 @@ def _footprints(instances: list, granule: int) -> list:
     if len(full) > 1:
         by_pieces: dict = {}
         for instance in full:
-            by_pieces.setdefault(max(1, (instance.access.elem_bytes or granule) // granule), []).append(instance)
+            by_pieces.setdefault(_pieces(instance.access, granule), []).append(instance)
         for pieces, same in by_pieces.items():
             threads = _every_thread(same[0].mask.size)
             words = np.stack([i.addresses for i in same]) // granule
@@ -472,6 +490,27 @@ def _footprints(instances: list, granule: int) -> list:
                     instance._footprints = {}
                 instance._footprints[granule] = (row, threads)
     return [i.footprint(granule) for i in instances]
+
+
+def _pieces(access, granule: int) -> int:
+    """The `granule`-byte words one element of the access covers."""
+    return max(1, (access.elem_bytes or granule) // granule)
+
+
+def _touching(instances: list, granule: int) -> list:
+    """For each instance, (words, threads) of its footprint without the rows that only repeat that
+    several threads touch a word: an access whose active threads all use one address (a broadcast
+    read of a shared tile) keeps the rows of its first and its last thread. Whether two different
+    threads touch a word, within these instances or with others (`_two_threads_on_a_word`,
+    `_meeting`), stays the same: a word two threads touch still has two, and every word is kept."""
+    touching = []
+    for instance, (words, threads) in zip(instances, _footprints(instances, granule)):
+        pieces = _pieces(instance.access, granule)
+        if instance.addresses.strides == (0,) and words.size > 2 * pieces:
+            words = np.concatenate([words[:pieces], words[-pieces:]])
+            threads = np.concatenate([threads[:pieces], threads[-pieces:]])
+        touching.append((words, threads))
+    return touching
 
 
 _EVERY_THREAD: dict = {}
@@ -518,6 +557,23 @@ def _iteration_env(env: dict, forgotten: dict, var, trip: int, value) -> dict:
     return inner
 
 
+_STARTS: dict = {}
+
+
+def _block_start(size: int) -> tuple:
+    """(all threads, no syncs per thread, warp-wide tiles per thread): what every block run starts
+    from, built once per block size and read only. Sharing `all threads` between the blocks of a
+    kernel also lets a loop's iterations, looked up by the identity of the threads alive, be found
+    again in the next block when its bounds do not read blockIdx."""
+    start = _STARTS.get(size)
+    if start is None:
+        start = _STARTS[size] = (np.ones(size, dtype=bool), np.zeros(size, dtype=np.int64),
+                                 np.full(size, WARP_SIZE, dtype=np.int64))
+        for array in start:
+            array.flags.writeable = False
+    return start
+
+
 class BlockRun:
     """Executes the loop tree for all threads of one block."""
 
@@ -533,10 +589,11 @@ class BlockRun:
         self.env = env
         self.exit_lines = exit_lines
         self.found = findings
-        self.alive = np.ones(space.size, dtype=bool)
-        self.epochs = np.zeros(space.size, dtype=np.int64)
-        self.tile_epochs = np.zeros(space.size, dtype=np.int64)
-        self.tile_width = np.full(space.size, WARP_SIZE, dtype=np.int64)
+        # the all-true mask (a loop every thread iterates passes it on unchanged), the threads alive
+        # until one returns, and each thread's syncs so far, shared: they are replaced, never changed
+        self.everyone, no_syncs, self.tile_width = _block_start(space.size)
+        self.alive = self.everyone
+        self.epochs = self.tile_epochs = no_syncs
         self.exited: list = []            # (return record, how many threads left, symbolic)
         self.interval: list[Instance] = []
         self.unknown_in_interval: set = set()   # id(event) of accesses in `interval` with an unknown address
@@ -547,9 +604,6 @@ class BlockRun:
         self.unbound: dict = {}           # id(expression) -> (it, {names missing when it failed}), see `evaluate`
         self.node_kinds: dict = {}        # see batched_trips.values_for_trips
         self.hopeless: dict = {}          # id(expression) -> it, for those that can never be evaluated here
-        # the all-true mask, shared: a loop every thread iterates passes it on unchanged
-        self.everyone = np.ones(space.size, dtype=bool)
-        self.everyone.flags.writeable = False
 
     # -- walking ---------------------------------------------------------------------------------
     def run(self) -> None:
@@ -624,7 +678,7 @@ class BlockRun:
         alike_from = 1 if forgotten else 0
         for trip, (value, active) in enumerate(iterations):
             if trip == alike_from and node.batchable and \
-                    self.run_batched(node, env, forgotten, iterations[trip:], loop_mask):
+                    self.run_batched(node, env, forgotten, iterations[trip:], loop_mask, loop_reasons, loop_partial):
                 break
             inner = _iteration_env(env, forgotten, loop.var, trip, value)
             if active is self.everyone:
@@ -637,12 +691,14 @@ class BlockRun:
         if len(iterations) > 1:
             env.update(forgotten)   # after the loop they hold their last-iteration values
 
-    def run_batched(self, node: LoopNode, env, forgotten: dict, trips: list, loop_mask) -> bool:
+    def run_batched(self, node: LoopNode, env, forgotten: dict, trips: list, loop_mask, loop_reasons: tuple,
+                    loop_partial: bool) -> bool:
         """Executes `trips` (iterations after which the environment differs only in the counter)
-        of an innermost loop of loads and stores with every address and condition evaluated for
-        all of them at once (`batched_trips`), then records the accesses in the order the
-        iterations would have; False, having changed nothing, when some value may differ in kind
-        between iterations (the caller then runs them one by one)."""
+        of an innermost loop of loads, stores and block barriers with every address and condition
+        evaluated for all of them at once (`batched_trips`), then records the accesses and passes
+        the barriers in the order the iterations would have; False, having changed nothing, when
+        some value may differ in kind between iterations (the caller then runs them one by one).
+        `loop_reasons` and `loop_partial` are as `walk` has them."""
         count = len(trips)
         if count < MIN_BATCH or self.steps + count * len(node.children) > MAX_STEPS:
             return False    # (a trace cut inside the loop is left to `walk`)
@@ -654,16 +710,29 @@ class BlockRun:
             plan = self.batched_plan(node, batch_env, frozenset(forgotten), trips, loop_mask)
         except _MixedValues:
             return False
+        partial = self.partial_trips(trips, loop_mask, loop_partial) if any(e.block_barrier for e, *_ in plan) \
+            else None
         self.steps += count * len(node.children)
         for trip in range(count):
             for event, addresses, reached, unknown, nonempty in plan:
-                if nonempty[trip] and (addresses is not None or self.worth_recording(event, None)):
+                if event.block_barrier:
+                    if nonempty[trip]:
+                        self.block_barrier(Step(event, env, reached[trip], unknown, loop_reasons, partial[trip]),
+                                           event.record)
+                elif nonempty[trip] and (addresses is not None or self.worth_recording(event, None)):
                     self.record_access(event, reached[trip], unknown, None if addresses is None else addresses[trip])
         return True
 
+    def partial_trips(self, trips: list, loop_mask, loop_partial: bool) -> list:
+        """Per trip, whether some live thread skips it (as `iterate` tells it, for `walk`)."""
+        return [loop_partial or (active is not self.everyone and
+                                 bool(np.count_nonzero(loop_mask & self.alive & ~active)))
+                for _, active in trips]
+
     def batched_plan(self, node: LoopNode, env, forgotten: frozenset, trips: list, loop_mask) -> list:
-        """Per access of the body that may be recorded: (event, addresses per iteration or None,
-        threads reaching it per iteration, conditions not evaluated, whether any thread does)."""
+        """Per access of the body that may be recorded, and per block barrier: (event, addresses
+        per iteration or None, threads reaching it per iteration, conditions not evaluated, whether
+        any thread does)."""
         shape = (len(trips), self.space.size)
         live = loop_mask & self.alive
         actives = [active for _, active in trips]
@@ -674,10 +743,13 @@ class BlockRun:
         plan = []
         masks: dict = {}
         for event in node.children:
-            if not event.plain_access:
-                continue
-            addresses = self.batched_addresses(event, env, shape, forgotten)
-            if event.read_only and (addresses is not None or id(event.record) in self.found.unknown_addresses):
+            if event.block_barrier:
+                addresses = None
+            elif event.plain_access:
+                addresses = self.batched_addresses(event, env, shape, forgotten)
+                if event.read_only and (addresses is not None or id(event.record) in self.found.unknown_addresses):
+                    continue
+            else:
                 continue
             entry = masks.get(event.condition_key)
             if entry is None:
@@ -751,30 +823,16 @@ class BlockRun:
 
     def iterations(self, loop, env):
         """([(value of the loop variable, threads still iterating)] or None when unknown, whether the
-        bound was evaluated). The same loop entered again with the same values (an inner loop whose
-        bounds do not read the outer counter) repeats the last answer."""
-        key, values = self.memo.key(loop, env, self.block, (loop.start, loop.step, loop.bound))
-        if key is None:
-            return executed_iterations(loop, env, _value, self.alive, self.everyone, self.found.note)
-        key = (key, id(self.alive))
-        found = self.memo.get(key)
-        if found is _ABSENT:
-            found = executed_iterations(loop, env, _value, self.alive, self.everyone, self.found.note)
-            self.memo.put(key, (values, self.alive), found)
-        return found
+        bound was evaluated). The same loop entered again with the same values and the same threads
+        alive (an inner loop whose bounds do not read the outer counter) repeats the last answer."""
+        return self.memo.recall(loop, env, self.block, executed_iterations, loop, env, _value, self.alive,
+                                self.everyone, self.found.note, also=self.alive)
 
     def condition_mask(self, conditions, env):
         """(threads for which the known conditions hold, the conditions that could not be evaluated)."""
         if not conditions:
             return self.everyone, ()
-        key, values = self.memo.key(conditions, env, self.block, [c.expr for c in conditions])
-        if key is None:
-            return self.evaluate_conditions(conditions, env)
-        found = self.memo.get(key)
-        if found is _ABSENT:
-            found = self.evaluate_conditions(conditions, env)
-            self.memo.put(key, values, found)
-        return found
+        return self.memo.recall(conditions, env, self.block, self.evaluate_conditions, conditions, env)
 
     def evaluate_conditions(self, conditions, env):
         return self.conditions_holding(conditions, lambda expr: self.truth(expr, env), self.everyone.copy())
@@ -803,14 +861,7 @@ class BlockRun:
 
     def per_thread(self, expr, env):
         """`per_thread` through the memo."""
-        key, values = self.memo.key(expr, env, self.block)
-        if key is None:
-            return per_thread(expr, env, self.space.size)
-        found = self.memo.get(key)
-        if found is _ABSENT:
-            found = self.evaluate(expr, env)
-            self.memo.put(key, values, found)
-        return found
+        return self.memo.recall(expr, env, self.block, self.evaluate, expr, env)
 
     def truth(self, expr, env):
         """`truth`, skipping what is known to fail (see `evaluate`)."""
@@ -921,7 +972,7 @@ class BlockRun:
         self.interval.append(instance)
         if access.space == "global" and addresses is not None and certain and self.granules is not None:
             words, _ = instance.footprint(self.granules.get(access.array, 4))
-            self.footprint.setdefault((self.grid_interval, access.array), []).append((access, np.unique(words)))
+            self.footprint.setdefault((self.grid_interval, access.array), []).append((access, _distinct(words)))
 
     def address_trusted(self, event: Event) -> bool:
         """`trusted` for the event's access, asked once per event (the shapes are the kernel's)."""
@@ -1146,7 +1197,7 @@ def _hazard_across(before: list[Instance], after: list[Instance], space: ThreadS
         if any(i.addresses is None for i in both):
             return True     # cannot rule it out
         granule = _granule(both)
-        footprints = _footprints(both, granule)
+        footprints = _touching(both, granule)
         words = np.concatenate([w for w, _ in footprints])
         thread = np.concatenate([t for _, t in footprints])
         if not _two_threads_on_a_word(words, thread):
@@ -1243,7 +1294,7 @@ def _granule(group: list[Instance]) -> int:
 def _shared_by_threads(group: list[Instance]) -> bool:
     """Whether two different threads touch one word of the group's array."""
     granule = _granule(group)
-    footprints = _footprints(group, granule)
+    footprints = _touching(group, granule)
     return _two_threads_on_a_word(np.concatenate([words for words, _ in footprints]),
                                   np.concatenate([threads for _, threads in footprints]))
 
@@ -1381,8 +1432,9 @@ def _one_store_race(access, scope: str) -> SharedRace:
 def _block_pair_races(footprints: list, blocks: list, pairs_cap: int = 4096) -> list:
     """Global-memory races between threads of different blocks: a word one block writes that
     another block reads or writes in the same grid interval (between grid-wide barriers); atomic
-    pairs excepted. At most `pairs_cap` access pairs are compared, in order; which of them share
-    a word is found for all pairs of one array at once."""
+    pairs excepted. At most `pairs_cap` access pairs are compared, in order (block pair, array,
+    then the first block's accesses and the second's, in execution order); which of them share a
+    word, and which are compared at all, is found for all pairs of one array at once."""
     found: dict = {}
     checked = 0
     uniform: dict = {}      # id(access) -> whether it stores one value for the whole grid
@@ -1392,31 +1444,52 @@ def _block_pair_races(footprints: list, blocks: list, pairs_cap: int = 4096) -> 
             # between processes, and would change which pairs the cap leaves out
             for key in [k for k in footprints[x] if k in footprints[y]]:
                 firsts, seconds = footprints[x][key], footprints[y][key]
-                meets = None
-                for i, (first, _) in enumerate(firsts):
-                    for j, (second, _) in enumerate(seconds):
-                        if first.op == "load" and second.op == "load":
-                            continue
-                        if first.op == "atomic" and second.op == "atomic":
-                            continue
-                        if first is second:
-                            same = uniform.get(id(first))
-                            if same is None:
-                                same = uniform[id(first)] = _stores_uniform_value(first, across_blocks=True)
-                            if same:
-                                continue
-                        checked += 1
-                        if checked > pairs_cap:
-                            return list(found.values())
-                        if meets is None:
-                            meets = _sharing_words(firsts, seconds)
-                        if not meets[i, j]:
-                            continue
-                        a, b = (second, first) if _walk_position(second) < _walk_position(first) else (first, second)
-                        if (a.array, a.line, b.line) not in found:      # the race _between_blocks would name
-                            race = _between_blocks(first, second, blocks[x], blocks[y])
-                            found[(race.array, race.first_line, race.second_line)] = race
+                compared = _compared_pairs([a for a, _ in firsts], [a for a, _ in seconds], uniform)
+                count = int(np.count_nonzero(compared))
+                if not count:
+                    continue
+                room = pairs_cap - checked
+                meeting = compared & _sharing_words(firsts, seconds)
+                if count > room:
+                    # the pairs after the first `room` compared ones are not compared
+                    meeting &= (np.cumsum(compared.reshape(-1)) <= room).reshape(compared.shape)
+                for i, j in zip(*np.nonzero(meeting)):      # in the order the pairs are compared
+                    first, second = firsts[i][0], seconds[j][0]
+                    a, b = (second, first) if _walk_position(second) < _walk_position(first) else (first, second)
+                    if (a.array, a.line, b.line) not in found:      # the race _between_blocks would name
+                        race = _between_blocks(first, second, blocks[x], blocks[y])
+                        found[(race.array, race.first_line, race.second_line)] = race
+                if count > room:
+                    return list(found.values())
+                checked += count
     return list(found.values())
+
+
+def _compared_pairs(firsts: list, seconds: list, uniform: dict) -> np.ndarray:
+    """[i, j]: whether access firsts[i] of one block and seconds[j] of another are compared: not two
+    loads, not two atomics, and not one store of one value for the whole grid met by itself
+    (`uniform` caches that per access)."""
+    def flags(accesses, op):
+        return np.array([access.op == op for access in accesses])
+
+    compared = ~(flags(firsts, "load")[:, None] & flags(seconds, "load")[None, :])
+    compared &= ~(flags(firsts, "atomic")[:, None] & flags(seconds, "atomic")[None, :])
+    same = np.array([id(access) for access in firsts])[:, None] == np.array([id(access) for access in seconds])
+    for i in np.unique(np.nonzero(same)[0]).tolist():
+        access = firsts[i]
+        stores_one = uniform.get(id(access))
+        if stores_one is None:
+            stores_one = uniform[id(access)] = _stores_uniform_value(access, across_blocks=True)
+        if stores_one:
+            compared[i] &= ~same[i]
+    return compared
+
+
+def _distinct(words: np.ndarray) -> np.ndarray:
+    """np.unique(words), without its sort when they already rise strictly (a coalesced access)."""
+    if words.size < 2 or np.count_nonzero(words[1:] <= words[:-1]):
+        return np.unique(words)
+    return words
 
 
 def _sharing_words(firsts: list, seconds: list) -> np.ndarray:
