@@ -738,8 +738,12 @@ def _c_divide(a, b):
     """C integer division truncates toward zero (numpy's // floors)."""
     if isinstance(a, (float, np.floating)) or isinstance(b, (float, np.floating)):
         return np.true_divide(a, b)
-    if type(b) is int and 0 < b < _INT64_LIMIT and type(a) is np.ndarray and a.dtype == np.int64:
-        quotient = np.abs(a) // b          # the usual case (`tid / 32`): what the general path does
+    if _by_positive_int(a, b):
+        # the usual case (`tid / 32`): what the general path does; for lanes that are never
+        # negative (thread indices, offsets from them) numpy's floor is the truncation
+        if a.min() >= 0:
+            return a // b
+        quotient = np.abs(a) // b
         return np.where(a < 0, -quotient, quotient)
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
         a = np.asarray(a, dtype=np.int64)
@@ -755,7 +759,14 @@ def _c_divide(a, b):
 
 
 def _c_modulo(a, b):
+    if _by_positive_int(a, b) and a.min() >= 0:
+        return a % b                       # (C's and numpy's remainders agree there)
     return a - _c_divide(a, b) * b
+
+
+def _by_positive_int(a, b) -> bool:
+    """An int64 array of some lanes over a positive Python int."""
+    return type(b) is int and 0 < b < _INT64_LIMIT and type(a) is np.ndarray and a.dtype == np.int64 and a.size > 0
 
 
 def _as_int_array(value):
