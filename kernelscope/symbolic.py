@@ -87,7 +87,8 @@ class Expr:
 
     @property
     def thread_dependent(self) -> bool:
-        return bool(self.symbols() & THREAD_SYMBOLS) or self._opaque_thread_dependence()
+        # (isdisjoint builds no set: asked of nearly every node, by the front end and the analyses)
+        return not self._symbols.isdisjoint(THREAD_SYMBOLS) or self._opaque_thread_dependence()
 
     def _opaque_thread_dependence(self) -> bool:
         return _fold(self, "_opaque", _own_opaque_thread_dependence)
