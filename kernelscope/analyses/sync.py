@@ -686,7 +686,7 @@ class BlockRun:
                 mask, partial = loop_mask, loop_partial
             else:
                 mask = loop_mask & active
-                partial = loop_partial or bool(np.count_nonzero(loop_mask & self.alive & ~active))
+                partial = self.skipped_by_some(active, loop_mask, loop_partial)
             self.walk(node.children, inner, mask, loop_reasons, partial)
         if len(iterations) > 1:
             env.update(forgotten)   # after the loop they hold their last-iteration values
@@ -725,9 +725,13 @@ class BlockRun:
 
     def partial_trips(self, trips: list, loop_mask, loop_partial: bool) -> list:
         """Per trip, whether some live thread skips it (as `iterate` tells it, for `walk`)."""
-        return [loop_partial or (active is not self.everyone and
-                                 bool(np.count_nonzero(loop_mask & self.alive & ~active)))
-                for _, active in trips]
+        return [self.skipped_by_some(active, loop_mask, loop_partial) for _, active in trips]
+
+    def skipped_by_some(self, active, loop_mask, loop_partial: bool) -> bool:
+        """Whether some live thread under `loop_mask` skips an iteration that the `active` threads
+        run, or an enclosing loop's iteration was already partial (`walk`'s loop_partial)."""
+        return loop_partial or (active is not self.everyone and
+                                bool(np.count_nonzero(loop_mask & self.alive & ~active)))
 
     def batched_plan(self, node: LoopNode, env, forgotten: frozenset, trips: list, loop_mask) -> list:
         """Per access of the body that may be recorded, and per block barrier: (event, addresses

@@ -144,6 +144,7 @@ class Walker:
         self.on_launch = None       # host walks: called with each `k<<<...>>>(...)` node
         self._source = unit.text    # what the tree was parsed from (ASCII: byte offsets are string offsets)
         self._line_col = unit.line_col
+        self._node_text = unit.node_text   # a node's parsed text ('' for None)
         # loop node id -> the variables assigned in it (shared by every walk over the same tree)
         self._assignments = unit.loop_assignments
 
@@ -1197,11 +1198,6 @@ class Walker:
     def _note_once(self, message: str) -> None:
         if message not in self.scope.notes:
             self.scope.notes.append(message)
-
-    def _node_text(self, node) -> str:
-        # The parsed text is ASCII, so byte offsets are string offsets: slicing is much cheaper than
-        # asking tree-sitter for the node's bytes.
-        return self._source[node.start_byte:node.end_byte] if node is not None else ""
 
 
 # Dispatch tables: node type -> unbound method (expressions: walker, node, depth, whole_struct).
