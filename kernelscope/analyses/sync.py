@@ -43,6 +43,7 @@ from itertools import product
 import numpy as np
 
 from kernelscope import symbolic as sx
+from kernelscope.analyses.batched_intervals import interval_numbers, intervals_sharing_a_word
 from kernelscope.analyses.batched_trips import MIXED, counter_column, values_for_trips
 from kernelscope.analyses.loops import UNKNOWN, executed_iterations
 from kernelscope.analyses.threads import UNEVALUABLE, WARP_SIZE, ThreadSpace, as_truth, one_per_thread, per_thread, \
@@ -60,6 +61,7 @@ MAX_BLOCKS = 8           # blocks executed when the grid is known
 MAX_STEPS = 20000        # trace length cap per block
 MAX_PAIRS = 4_000_000    # thread pairs compared per access pair
 MAX_NOTES = 20           # reasons the result is approximate, kept for the JSON
+SCREEN_INTERVALS = True  # a batched loop's barrier intervals are screened for shared words at once
 MIN_BATCH = 8            # iterations worth evaluating at once (fewer cost about as much one by one)
 
 
@@ -412,6 +414,7 @@ def varying_names(tree) -> frozenset:
 
 
 _ABSENT = object()
+_NOTHING = frozenset()
 
 
 def _names_read(expressions):
@@ -604,6 +607,8 @@ class BlockRun:
         self.unbound: dict = {}           # id(expression) -> (it, {names missing when it failed}), see `evaluate`
         self.node_kinds: dict = {}        # see batched_trips.values_for_trips
         self.hopeless: dict = {}          # id(expression) -> it, for those that can never be evaluated here
+        self.unshared = _NOTHING          # (memory, array) pairs the next interval closed is known not to
+                                          # share a word in (see `interval_screens`)
 
     # -- walking ---------------------------------------------------------------------------------
     def run(self) -> None:
@@ -710,18 +715,63 @@ class BlockRun:
             plan = self.batched_plan(node, batch_env, frozenset(forgotten), trips, loop_mask)
         except _MixedValues:
             return False
-        partial = self.partial_trips(trips, loop_mask, loop_partial) if any(e.block_barrier for e, *_ in plan) \
-            else None
+        barriers = any(e.block_barrier for e, *_ in plan)
+        partial = self.partial_trips(trips, loop_mask, loop_partial) if barriers else None
+        screens = self.interval_screens(plan, count) if barriers and SCREEN_INTERVALS else None
+        closed = 0
         self.steps += count * len(node.children)
         for trip in range(count):
             for event, addresses, reached, unknown, nonempty in plan:
                 if event.block_barrier:
                     if nonempty[trip]:
+                        if screens is not None:
+                            self.unshared = screens[closed]
+                            closed += 1
                         self.block_barrier(Step(event, env, reached[trip], unknown, loop_reasons, partial[trip]),
                                            event.record)
                 elif nonempty[trip] and (addresses is not None or self.worth_recording(event, None)):
                     self.record_access(event, reached[trip], unknown, None if addresses is None else addresses[trip])
         return True
+
+    def interval_screens(self, plan: list, count: int) -> list:
+        """Per block barrier that the batch of `count` iterations runs, in order: the (memory,
+        array) pairs whose accesses in the interval it closes have no word that two threads touch,
+        found for all intervals at once (`batched_intervals`); the race checks at that barrier skip
+        them, as they would have after asking. The interval that the batch's first barrier closes
+        also holds what the block did before the loop: it is screened only when that was nothing."""
+        barrier_runs = [nonempty if event.block_barrier else None for event, _, _, _, nonempty in plan]
+        chosen = [k for k, (event, addresses, _, unknown, _) in enumerate(plan) if addresses is not None and
+                  (event.record.space == "shared" or not unknown or not any(c.expr.has_load() for c in unknown))]
+        numbers, closed = interval_numbers(barrier_runs, chosen, count)
+        screens = [set() for _ in range(closed)]
+        by_array: dict = {}
+        for column, number in zip(chosen, numbers):
+            event = plan[column][0]
+            by_array.setdefault((event.record.space, event.record.array), []).append((plan[column], number))
+        for key, entries in by_array.items():
+            granules = {min(4, entry[0].record.elem_bytes or 4) for entry, _ in entries}
+            if len(granules) > 1:
+                continue    # the word size of an interval would depend on which accesses it holds
+            granule = granules.pop()
+            intervals, words, threads = [], [], []
+            for (event, addresses, reached, _, _), number in entries:
+                trip, thread = np.nonzero(reached & (number >= 0)[:, None])
+                word = np.asarray(addresses, dtype=np.int64)[trip, thread] // granule
+                interval = number[trip]
+                pieces = _pieces(event.record, granule)
+                if pieces > 1:
+                    word = (word[:, None] + np.arange(pieces)).reshape(-1)
+                    interval, thread = np.repeat(interval, pieces), np.repeat(thread, pieces)
+                intervals.append(interval)
+                words.append(word)
+                threads.append(thread)
+            shared = intervals_sharing_a_word(np.concatenate(intervals), np.concatenate(words),
+                                              np.concatenate(threads), closed)
+            for interval in np.flatnonzero(~shared).tolist():
+                screens[interval].add(key)
+        if self.interval and screens:
+            screens[0] = set()
+        return screens
 
     def partial_trips(self, trips: list, loop_mask, loop_partial: bool) -> list:
         """Per trip, whether some live thread skips it (as `iterate` tells it, for `walk`)."""
@@ -1133,7 +1183,8 @@ class BlockRun:
         written = {i.access.space for i in current if i.writes}
         for memory, races in (("shared", self.found.races), ("global", self.found.global_races)):
             if memory in written:
-                for race in races_within(current, self.space, memory, races):
+                unshared = frozenset(array for space, array in self.unshared if space == memory)
+                for race in races_within(current, self.space, memory, races, unshared):
                     races.setdefault((race.array, race.first_line, race.second_line), race)
         if self.previous is not None:
             before, between = self.previous
@@ -1143,23 +1194,26 @@ class BlockRun:
                 self.found.barrier_needed[key] = between.kind in VALUE_BARRIERS or \
                     _hazard_across(before, current, self.space)
         self.previous = (current, barrier) if barrier is not None else None
+        self.unshared = _NOTHING
         self.interval = []
         self.unknown_in_interval = set()
 
 
 # ------------------------------------------------------------------------------------- pair checks
 
-def races_within(instances: list[Instance], space: ThreadSpace, memory: str = "shared", recorded=()):
+def races_within(instances: list[Instance], space: ThreadSpace, memory: str = "shared", recorded=(),
+                 unshared=frozenset()):
     """Racing access pairs of one barrier interval in shared (or global) memory. A vectorised pass
     over every (word, thread) touch finds the words that race at all; only the accesses touching
     them are compared pairwise, to name the two source lines. Global accesses count only where
     they are certain to execute (not under a condition that reads memory). A pair whose race is
     already `recorded` ((array, first line, second line), as the caller keeps them: a loop or
-    another block found it) is not compared again."""
+    another block found it) is not compared again; nor are the accesses to the `unshared` arrays, known
+    to have no word that two threads touch."""
     chosen = (i for i in instances if i.access.space == memory and i.addresses is not None
               and (memory == "shared" or i.certain))
     for group in _by_array(chosen):
-        if not any(i.writes for i in group) or not _shared_by_threads(group):
+        if not any(i.writes for i in group) or group[0].access.array in unshared or not _shared_by_threads(group):
             continue
         table = _touches(group, space)
         racy = _racy_words(table)

@@ -1,0 +1,152 @@
+"""A batched loop's barrier intervals are screened for words two threads touch all at once
+(`batched_intervals`); the race checks at its barriers then skip the arrays the screen clears.
+These compare the findings with the screen on and off on kernels whose batched loops have
+barriers, and check that a screen that clears too much is caught."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kernelscope.analyses import sync
+from kernelscope.analyses.batched_intervals import interval_numbers, intervals_sharing_a_word
+from kernelscope.frontend import parse_file
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def kernel_of(body: str, params: str = "const float* x, float* y, int n"):
+    source = f'extern "C" __global__ void k({params})\n{{\n{body}\n}}\n'
+    model = parse_file(source, "k.cu")
+    assert model.kernels, model.errors
+    return model.kernels[0]
+
+
+BODIES = {
+    "an in-place scan (races in every interval)": """
+__shared__ float t[256];
+t[threadIdx.x] = x[threadIdx.x];
+__syncthreads();
+for (int off = 1; off < 256; off *= 2) {
+    if (threadIdx.x >= off)
+        t[threadIdx.x] += t[threadIdx.x - off];
+    __syncthreads();
+}
+y[threadIdx.x] = t[threadIdx.x];""",
+    "a reduction that races once the stride is below a warp": """
+__shared__ float t[256];
+t[threadIdx.x] = x[threadIdx.x];
+__syncthreads();
+for (int s = 128; s > 0; s >>= 1) {
+    if (threadIdx.x < s)
+        t[threadIdx.x] += t[threadIdx.x + s];
+    if (s > 16)
+        __syncthreads();
+}
+y[0] = t[0];""",
+    "a correct reduction": """
+__shared__ float t[256];
+t[threadIdx.x] = x[threadIdx.x];
+__syncthreads();
+for (int s = 128; s > 0; s >>= 1) {
+    if (threadIdx.x < s)
+        t[threadIdx.x] += t[threadIdx.x + s];
+    __syncthreads();
+}
+y[blockIdx.x] = t[0];""",
+    "a store before and a load after the barrier, to global memory too": """
+__shared__ short t[512];
+for (int k = 0; k < 12; k++) {
+    t[(threadIdx.x + k) % 512] = (short)k;
+    y[k * 256 + threadIdx.x] = 1.0f;
+    __syncthreads();
+    y[k * 256 + (threadIdx.x + k) % 256] += t[(2 * threadIdx.x + k) % 512];
+}""",
+    "a store before the loop that only its first interval meets": """
+__shared__ float t[256];
+t[threadIdx.x] = x[threadIdx.x];
+for (int k = 0; k < 10; k++) {
+    y[k * 256 + threadIdx.x] = t[(threadIdx.x + 1) % 256];
+    __syncthreads();
+}""",
+    "two element sizes on one array": """
+__shared__ float t[512];
+for (int k = 0; k < 10; k++) {
+    ((float2 *)t)[threadIdx.x] = make_float2(1.0f, 2.0f);
+    __syncthreads();
+    y[threadIdx.x] = t[(threadIdx.x + k) % 512];
+    __syncthreads();
+}""",
+}
+
+CORPUS = ["corpus/bitonic_sort/shared_network.cu", "corpus/row_scan/hillis_steele.cu",
+          "corpus/stream_compact/block_scan.cu", "examples/reduction.cu", "corpus/softmax/block_shared.cu"]
+
+
+def _cases():
+    for name, body in BODIES.items():
+        yield name, kernel_of(body), {}
+    for path in CORPUS:
+        for kernel in parse_file((ROOT / path).read_text(), path).kernels:
+            yield f"{path}:{kernel.name}", kernel, {"len": 1024, "n": 1 << 20, "cols": 1024, "rows": 8}
+
+
+def _findings(kernel, bindings) -> dict:
+    return sync.analyze(kernel, (256, 1, 1), bindings, grid=(2, 1, 1)).to_json()
+
+
+@pytest.mark.parametrize("name,kernel,bindings", list(_cases()), ids=lambda case: case if isinstance(case, str) else "")
+def test_screened_intervals_find_what_unscreened_ones_find(name, kernel, bindings, monkeypatch):
+    screened = _findings(kernel, bindings)
+    monkeypatch.setattr(sync, "SCREEN_INTERVALS", False)
+    assert screened == _findings(kernel, bindings)
+    monkeypatch.setattr(sync, "MIN_BATCH", 1 << 30)
+    assert screened == _findings(kernel, bindings)
+
+
+def test_the_screen_runs_and_clears_intervals(monkeypatch):
+    cleared = []
+    real = sync.races_within
+
+    def watched(instances, space, memory="shared", recorded=(), unshared=frozenset()):
+        cleared.append(bool(unshared))
+        return real(instances, space, memory, recorded, unshared)
+
+    monkeypatch.setattr(sync, "races_within", watched)
+    _findings(kernel_of(BODIES["a correct reduction"]), {})
+    assert True in cleared
+
+
+def test_a_screen_that_clears_every_interval_loses_races(monkeypatch):
+    kernel = kernel_of(BODIES["an in-place scan (races in every interval)"])
+    honest = sync.analyze(kernel, (256, 1, 1), {}, grid=(2, 1, 1))
+    assert honest.shared_races
+    monkeypatch.setattr(sync, "intervals_sharing_a_word", lambda intervals, words, threads, count:
+                        np.zeros(count, dtype=bool))
+    assert not sync.analyze(kernel, (256, 1, 1), {}, grid=(2, 1, 1)).shared_races
+
+
+def test_interval_numbers_follow_execution_order():
+    # body: access, barrier, access, barrier (the second barrier skipped in trip 1), three trips
+    runs = [None, np.array([True, True, True]), None, np.array([True, False, True])]
+    numbers, closed = interval_numbers(runs, [0, 2], 3)
+    assert closed == 5
+    assert numbers[0].tolist() == [0, 2, 3]
+    assert numbers[1].tolist() == [1, 3, 4]
+    # an access after the last barrier run is in an interval the batch leaves open
+    numbers, closed = interval_numbers([np.array([True, True]), None], [1], 2)
+    assert closed == 2 and numbers[0].tolist() == [1, -1]
+
+
+@pytest.mark.parametrize("dense", [True, False])
+def test_intervals_sharing_a_word_per_interval(dense, monkeypatch):
+    if not dense:
+        monkeypatch.setattr("kernelscope.analyses.batched_intervals.DENSE_SLOTS", 0)
+    scale = 1 if dense else 1 << 40
+    intervals = np.array([0, 0, 1, 1, 2, 2, 3])
+    words = np.array([5, 5, 5, 6, 7, 7, 9]) * scale
+    threads = np.array([1, 2, 3, 3, 4, 4, 5])
+    # 0: two threads on word 5; 1: one thread, two words; 2: one thread twice; 3: alone; 4: empty
+    assert intervals_sharing_a_word(intervals, words, threads, 5).tolist() == [True, False, False, False, False]
