@@ -271,15 +271,18 @@ class Binary(Expr):
         # joins of the same sets are then the same set, not four equal ones (fewer objects for
         # every garbage collection to visit).
         a, b = left._symbols, right._symbols
-        symbols = self._symbols = a if b <= a else b if a <= b else _union(a, b)
+        symbols = self._symbols = a if a is b or b <= a else b if a <= b else _union(a, b)
         c, d = left._free_names, right._free_names
         self._free_names = symbols if c is a and d is b else c if d <= c else d if c <= d else _union(c, d)
         c, d = left._carried, right._carried
-        self._carried = c if d <= c else d if c <= d else _union(c, d)
+        self._carried = c if c is d or d <= c else d if c <= d else _union(c, d)
         c, d = left._env_names, right._env_names
         self._env_names = symbols if c is a and d is b else c if d <= c else d if c <= d else _union(c, d)
         self._has_load = left._has_load or right._has_load
-        self._key = _intern((Binary, op, left._key, right._key))
+        # (_intern's lookup written out: its call costs more than the lookup when the structure is known)
+        structure = (Binary, op, left._key, right._key)
+        key = _STRUCTURES.get(structure)
+        self._key = key if key is not None else _intern(structure)
 
     def children(self):
         return (self.left, self.right)

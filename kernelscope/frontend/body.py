@@ -24,10 +24,14 @@ MAX_STATEMENT_DEPTH = 120
 MAX_INLINE_DEPTH = 6
 
 BUILTIN_INDEX = {"threadIdx", "blockIdx", "blockDim", "gridDim"}
+# `threadIdx.x` as written -> (the builtin's name, the symbol it reads): what expr_field_expression finds for it
+_BUILTIN_FIELDS = {f"{base}.{axis}": (base, f"{base}.{axis}") for base in BUILTIN_INDEX for axis in "xyz"}
 _ARITHMETIC = frozenset(("+", "-", "*", "/", "%"))
 _COUNTED = frozenset(("+", "-", "*", "/"))          # the operations _arith counts as FLOPs
 _COMPARISONS = frozenset(("<", ">", "<=", ">=", "==", "!=", "&&", "||"))
 # named nodes in statement position that are not expressions either (nothing to record)
+# Expression classes that sx.binary never folds: it builds a Binary of two of them as they are.
+_FOLDLESS = frozenset((sx.Sym, sx.Load, sx.Opaque, sx.AtomicResult, sx.Binary, sx.Unary, sx.Select, sx.Call))
 _NOT_EXPRESSIONS = frozenset(("comment", "break_statement", "continue_statement", "goto_statement", ";",
                               "type_definition", "alias_declaration", "using_declaration",
                               "static_assert_declaration", "ERROR"))
@@ -644,6 +648,14 @@ class Walker:
         return self.expression(node.child_by_field_id(FIELD.right), depth)
 
     def expr_field_expression(self, node, depth, whole_struct=False) -> Value:
+        # `threadIdx.x` and the like, a tenth of all expressions, recognised by their text
+        builtin = _BUILTIN_FIELDS.get(self._source[node.start_byte:node.end_byte])
+        if builtin is not None and builtin[0] not in self.env:
+            return Value(self._builtin(builtin[1]), "unsigned int")
+        return self._field_general(node, depth)
+
+    def _field_general(self, node, depth) -> Value:
+        """expr_field_expression for any field expression."""
         argument = node.child_by_field_id(FIELD.argument)
         field_node = node.child_by_field_id(FIELD.field)
         field_name = self._node_text(field_node)
@@ -705,10 +717,71 @@ class Walker:
             self._record(node, pointer, size, "load")
 
     def expr_binary_expression(self, node, depth, whole_struct=False) -> Value:
+        # The commonest node with the commonest operands: names and numbers are read here, without
+        # the calls of `expression` and their handlers nor a Value for each, building the same
+        # nodes in the same order (tests/test_walker_fast_paths.py compares it with _binary_general).
+        left_node = node.child_by_field_id(FIELD.left)
+        right_node = node.child_by_field_id(FIELD.right)
+        if depth > MAX_EXPRESSION_DEPTH or left_node is None or right_node is None:
+            return self._binary_general(node, depth)
+        source, env = self._source, self.env
+        kind = left_node.type
+        if kind == "identifier":
+            left = env.get(source[left_node.start_byte:left_node.end_byte])
+            if left is None or left.location is not None:
+                left = self.expr_identifier(left_node, depth + 1)
+            left_expr, left_ctype, left_pointer = left.expr, left.ctype, left.pointer
+        elif kind == "number_literal":
+            left = None
+            left_expr, left_ctype = _number_parts(source[left_node.start_byte:left_node.end_byte])
+            left_pointer = None
+        else:
+            handler = _EXPRESSION_HANDLERS.get(kind)
+            left = handler(self, left_node, depth + 1, False) if handler is not None else \
+                self.expression(left_node, depth)
+            left_expr, left_ctype, left_pointer = left.expr, left.ctype, left.pointer
+        kind = right_node.type
+        if kind == "identifier":
+            right = env.get(source[right_node.start_byte:right_node.end_byte])
+            if right is None or right.location is not None:
+                right = self.expr_identifier(right_node, depth + 1)
+            right_expr, right_ctype, right_pointer = right.expr, right.ctype, right.pointer
+        elif kind == "number_literal":
+            right = None
+            right_expr, right_ctype = _number_parts(source[right_node.start_byte:right_node.end_byte])
+            right_pointer = None
+        else:
+            handler = _EXPRESSION_HANDLERS.get(kind)
+            right = handler(self, right_node, depth + 1, False) if handler is not None else \
+                self.expression(right_node, depth)
+            right_expr, right_ctype, right_pointer = right.expr, right.ctype, right.pointer
+        operator_node = node.child_by_field_id(FIELD.operator)
+        operator = source[operator_node.start_byte:operator_node.end_byte] if operator_node is not None else ""
+        if left_pointer is not None or right_pointer is not None:
+            return self._binary_values(node, operator, left if left is not None else Value(left_expr, left_ctype),
+                                       right if right is not None else Value(right_expr, right_ctype))
+        if operator in _ARITHMETIC:
+            ctype = left_ctype if left_ctype == right_ctype and left_ctype not in _WIDE_INTEGERS else \
+                _promote(left_ctype, right_ctype)
+        else:
+            ctype = "bool" if operator in _COMPARISONS else left_ctype
+        if operator in _COUNTED and ctype in FLOAT_PRECISION:    # (integer arithmetic is not counted)
+            self._arith(node, operator, ctype, left_expr, right_expr)
+        if operator not in sx.BINARY_OPERATORS:
+            return Value(sx.Opaque(operator, (left_expr, right_expr)), ctype)
+        if left_expr.__class__ in _FOLDLESS and right_expr.__class__ in _FOLDLESS:
+            return Value(sx.Binary(operator, left_expr, right_expr), ctype)     # what sx.binary builds for them
+        return Value(sx.binary(operator, left_expr, right_expr), ctype)
+
+    def _binary_general(self, node, depth) -> Value:
+        """expr_binary_expression by the general path: each operand through `expression`."""
         left = self.expression(node.child_by_field_id(FIELD.left), depth)
         right = self.expression(node.child_by_field_id(FIELD.right), depth)
         operator_node = node.child_by_field_id(FIELD.operator)
         operator = self._source[operator_node.start_byte:operator_node.end_byte] if operator_node is not None else ""
+        return self._binary_values(node, operator, left, right)
+
+    def _binary_values(self, node, operator: str, left: Value, right: Value) -> Value:
         if left.pointer is not None and operator in ("+", "-") and right.pointer is None:
             return self._offset_pointer(left, right, operator)
         if right.pointer is not None and operator == "+" and left.pointer is None:
@@ -1291,6 +1364,16 @@ def _number(text: str) -> Value:
         if len(_NUMBERS) < MAX_CACHED_NUMBERS:
             _NUMBERS[text] = known
     return Value(known[0], known[1])     # a Value of its own (expressions never change: shared)
+
+
+def _number_parts(text: str) -> tuple:
+    """(Expr, type) of a number literal: what _number wraps in a Value."""
+    known = _NUMBERS.get(text)
+    if known is None:
+        known = _read_number(text)
+        if len(_NUMBERS) < MAX_CACHED_NUMBERS:
+            _NUMBERS[text] = known
+    return known
 
 
 def _read_number(text: str) -> tuple:

@@ -138,7 +138,15 @@ class Preprocessed:
         starts = self._line_starts
         if not starts:
             starts = self._line_starts = [0] + [m.end() for m in re.finditer("\n", self.original)]
-        offset = self.positions.original(out_offset)
+        # (PositionMap.original written out: asked for every record the walk makes)
+        positions = self.positions
+        i = bisect.bisect_right(positions._out_starts, out_offset) - 1
+        if i < 0:
+            offset = out_offset
+        elif positions._verbatim[i]:
+            offset = positions._orig_starts[i] + (out_offset - positions._out_starts[i])
+        else:
+            offset = positions._orig_starts[i]
         line = bisect.bisect_right(starts, offset)
         return line, offset - starts[line - 1] + 1
 

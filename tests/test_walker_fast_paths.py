@@ -1,0 +1,136 @@
+"""The walker reads its commonest nodes by shortcuts (binary operators over names and numbers,
+`threadIdx.x` and the like) that skip the general dispatch. They must build what the general path
+builds: the same expression nodes, shared the same way, in every record of every kernel, on every
+CUDA file of the project. A digest of the parsed model that names each expression node by the
+order it is first met (so that sharing, not only structure, has to agree) is compared between the
+two; each shortcut broken on purpose must make some file's digest differ."""
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from kernelscope import symbolic as sx
+from kernelscope.errors import InputError
+from kernelscope.frontend import body
+from kernelscope.frontend.parse import parse_file
+
+ROOT = Path(__file__).resolve().parents[1]
+CUDA_FILES = sorted(p for folder in ("tests", "examples", "corpus") for p in (ROOT / folder).rglob("*")
+                    if p.suffix in (".cu", ".cuh") and p.is_file())
+
+
+class _Digest:
+    """A model as nested tuples: expression nodes by first-met index, records likewise."""
+
+    def __init__(self):
+        self.seen: dict = {}        # id(object) -> index
+        self.nodes: list = []       # one entry per distinct expression node, in first-met order
+        self.keep: list = []        # (keeps the objects alive, so ids are not reused)
+
+    def expr(self, root) -> int:
+        stack = [root]
+        while stack:
+            node = stack[-1]
+            if id(node) in self.seen:
+                stack.pop()
+                continue
+            pending = [c for c in node.children() if id(c) not in self.seen]
+            if pending:
+                stack.extend(reversed(pending))
+                continue
+            stack.pop()
+            self.seen[id(node)] = len(self.nodes)
+            self.keep.append(node)
+            self.nodes.append((type(node).__name__, _own(node), tuple(self.seen[id(c)] for c in node.children())))
+        return self.seen[id(root)]
+
+    def value(self, value):
+        if isinstance(value, sx.Expr):
+            return ("expr", self.expr(value))
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            if id(value) in self.seen:
+                return ("record", self.seen[id(value)])
+            self.seen[id(value)] = len(self.seen)
+            self.keep.append(value)
+            return (type(value).__name__,) + tuple(self.value(getattr(value, f.name)) for f in dataclasses.fields(value)
+                                                   if f.name != "text")
+        if isinstance(value, (list, tuple)):
+            return tuple(self.value(v) for v in value)
+        if isinstance(value, (set, frozenset)):
+            return ("set",) + tuple(sorted(map(repr, value)))
+        if isinstance(value, dict):
+            return ("dict",) + tuple((repr(k), self.value(v)) for k, v in value.items())
+        return repr(value)
+
+
+def _own(node) -> tuple:
+    if isinstance(node, sx.Const):
+        return type(node.value).__name__, repr(node.value)
+    if isinstance(node, sx.Sym):
+        return node.name, node.varying
+    if isinstance(node, sx.AtomicResult):
+        return node.key, node.text
+    if isinstance(node, sx.Opaque):
+        return node.text, node.thread_varying
+    if isinstance(node, sx.Load):
+        return (node.array,)
+    return (getattr(node, "op", None) or getattr(node, "name", None),)
+
+
+def digest(path: Path):
+    try:
+        model = parse_file(path.read_text(errors="replace"), str(path))
+    except InputError as exc:
+        return ("error", str(exc))
+    found = _Digest()
+    records = found.value(model)
+    return records, found.nodes
+
+
+def _general_path(monkeypatch):
+    """Every expression through `expression` and the handlers of the general path."""
+    monkeypatch.setitem(body._EXPRESSION_HANDLERS, "binary_expression",
+                        lambda walker, node, depth, whole_struct=False: walker._binary_general(node, depth))
+    monkeypatch.setattr(body, "_BUILTIN_FIELDS", {})
+
+
+def digests(monkeypatch, paths) -> list:
+    fast = [digest(p) for p in paths]
+    with monkeypatch.context() as patched:
+        _general_path(patched)
+        general = [digest(p) for p in paths]
+    return [p.name for p, a, b in zip(paths, fast, general) if a != b]
+
+
+def test_the_project_has_cuda_files_to_compare_on():
+    assert len(CUDA_FILES) > 300
+
+
+def test_shortcuts_build_what_the_general_path_builds(monkeypatch):
+    assert digests(monkeypatch, CUDA_FILES) == []
+
+
+# A shortcut broken on purpose, and what it breaks.
+_BROKEN = {
+    # folding skipped: `2 * 4` would stay a Binary
+    "no folding": lambda m: m.setattr(body, "_FOLDLESS", body._FOLDLESS | {sx.Const}),
+    # a number read with the wrong type
+    "number type": lambda m: m.setattr(body, "_number_parts", lambda text: (body._number(text).expr, "double")),
+    # a builtin index read as another
+    "builtin name": lambda m: m.setattr(body, "_BUILTIN_FIELDS",
+                                        {**body._BUILTIN_FIELDS, "threadIdx.x": ("threadIdx", "threadIdx.y")}),
+}
+
+
+@pytest.mark.parametrize("broken", sorted(_BROKEN))
+def test_a_broken_shortcut_is_found(monkeypatch, broken):
+    paths = [ROOT / "examples" / name for name in sorted(p.name for p in (ROOT / "examples").glob("*.cu"))]
+    paths += CUDA_FILES[:40]
+    with monkeypatch.context() as patched:
+        _BROKEN[broken](patched)
+        fast = [digest(p) for p in paths]
+    with monkeypatch.context() as patched:
+        _general_path(patched)
+        general = [digest(p) for p in paths]
+    assert any(a != b for a, b in zip(fast, general))
