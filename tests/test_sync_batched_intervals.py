@@ -5,6 +5,7 @@ barriers, and check that a screen that clears too much is caught."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
@@ -150,3 +151,157 @@ def test_intervals_sharing_a_word_per_interval(dense, monkeypatch):
     threads = np.array([1, 2, 3, 3, 4, 4, 5])
     # 0: two threads on word 5; 1: one thread, two words; 2: one thread twice; 3: alone; 4: empty
     assert intervals_sharing_a_word(intervals, words, threads, 5).tolist() == [True, False, False, False, False]
+
+
+# -- loops of loops run as one batch ---------------------------------------------------------------
+
+NESTS = {
+    "a sorting network (the inner loop reads the outer counter)": """
+__shared__ float v[256];
+int i = threadIdx.x;
+v[i] = x[i];
+__syncthreads();
+for (int k = 2; k <= 256; k *= 2)
+    for (int j = k / 2; j > 0; j /= 2) {
+        int partner = i ^ j;
+        if (partner > i) {
+            bool up = (i & k) == 0;
+            float a = v[i], b = v[partner];
+            if ((a > b) == up) {
+                v[i] = b;
+                v[partner] = a;
+            }
+        }
+        __syncthreads();
+    }
+y[i] = v[i];""",
+    "a network with an unknown length": """
+__shared__ float v[1024];
+int i = threadIdx.x;
+v[i] = x[i];
+__syncthreads();
+for (int k = 2; k <= n; k *= 2)
+    for (int j = k / 2; j > 0; j /= 2) {
+        if ((i ^ j) > i && v[i] > v[i ^ j])
+            v[i] = v[i ^ j];
+        __syncthreads();
+    }
+y[i] = v[i];""",
+    "an inner loop that does not read the outer counter, with stores around it": """
+__shared__ float t[256];
+float s = 0.0f;
+for (int r = 0; r < 6; r++) {
+    t[threadIdx.x] = x[r * 256 + threadIdx.x];
+    for (int q = 0; q < 8; q++) {
+        __syncthreads();
+        s += t[(threadIdx.x + q) % 256];
+    }
+    for (int u = 0; u < 4; u++)
+        s = s * 0.5f;
+    y[r * 256 + threadIdx.x] = s;
+}""",
+    "an inner loop of unknown length": """
+__shared__ float t[256];
+for (int r = 0; r < 12; r++)
+    for (int q = 0; q < n; q++) {
+        t[(threadIdx.x + q + r) % 256] = 1.0f;
+        __syncthreads();
+    }
+y[threadIdx.x] = t[threadIdx.x];""",
+    "an inner loop whose length becomes unknown": """
+__shared__ float t[256];
+for (int r = 0; r < 12; r++)
+    for (int q = 0; q < 16 / (r - 5); q++) {
+        t[(threadIdx.x + q + r) % 256] = 1.0f;
+        __syncthreads();
+    }
+y[threadIdx.x] = t[threadIdx.x];""",
+    "a racing nest with a thread-dependent inner loop": """
+__shared__ float t[256];
+for (int r = 0; r < 8; r++)
+    for (int q = threadIdx.x % 4; q < 12; q += 2) {
+        t[(threadIdx.x + q + r) % 256] = 1.0f;
+        if (q < 10)
+            __syncthreads();
+    }
+y[threadIdx.x] = t[threadIdx.x];""",
+}
+
+
+def _nest_cases():
+    for name, body in NESTS.items():
+        yield name, kernel_of(body), {}
+    for path in ("corpus/bitonic_sort/shared_network.cu", "corpus/bitonic_sort/shuffle_network.cu",
+                 "corpus/bitonic_sort/global_network.cu"):
+        for kernel in parse_file((ROOT / path).read_text(), path).kernels:
+            for bindings in ({}, {"len": 512, "rows": 4}):
+                yield f"{path}:{kernel.name}:{bindings}", kernel, bindings
+
+
+NEST_CASES = list(_nest_cases())
+
+
+@pytest.mark.parametrize("name,kernel,bindings", NEST_CASES, ids=lambda case: case if isinstance(case, str) else "")
+def test_a_nest_run_as_one_batch_finds_what_the_walk_finds(name, kernel, bindings, monkeypatch):
+    batched = _findings(kernel, bindings)
+    monkeypatch.setattr(sync, "NEST_BATCHES", False)
+    assert batched == _findings(kernel, bindings)
+    monkeypatch.setattr(sync, "MIN_BATCH", 1 << 30)
+    assert batched == _findings(kernel, bindings)
+
+
+def test_a_nest_batch_cut_short_by_the_trace_limit_is_walked(monkeypatch):
+    kernel = kernel_of(NESTS["a sorting network (the inner loop reads the outer counter)"])
+    monkeypatch.setattr(sync, "MAX_STEPS", 60)
+    batched = _findings(kernel, {})
+    assert any("trace cut" in note for note in batched["notes"])
+    monkeypatch.setattr(sync, "NEST_BATCHES", False)
+    assert batched == _findings(kernel, {})
+
+
+def _outcomes(monkeypatch) -> list:
+    outcomes = []
+    real = sync.BlockRun.run_nest_batched
+
+    def watched(self, *args):
+        outcomes.append(real(self, *args))
+        return outcomes[-1]
+
+    monkeypatch.setattr(sync.BlockRun, "run_nest_batched", watched)
+    return outcomes
+
+
+def test_the_nests_are_batched(monkeypatch):
+    outcomes = _outcomes(monkeypatch)
+    for name in NESTS:
+        outcomes.clear()
+        _findings(kernel_of(NESTS[name]), {})
+        assert True in outcomes, name
+
+
+@pytest.mark.parametrize("broken", ["counter kept", "notes dropped", "rows reversed"])
+def test_a_broken_nest_batch_is_caught(broken, monkeypatch):
+    if broken == "counter kept":
+        # the inner loop's later iterations see the outer counter, which the walk forgets there
+        real = sync.BlockRun.inner_rows
+        monkeypatch.setattr(sync.BlockRun, "inner_rows", lambda self, child, outer_var, *rest: real(
+            self, dataclasses.replace(child, carried=child.carried - {outer_var}), outer_var, *rest))
+    elif broken == "notes dropped":
+        real = sync.BlockRun.prepare_nest
+
+        def dropped(self, *args):
+            prepared = real(self, *args)
+            return prepared and ([item for item in prepared[0] if item[0] is not None], prepared[1])
+
+        monkeypatch.setattr(sync.BlockRun, "prepare_nest", dropped)
+    else:
+        real = sync.BlockRun.prepare_nest
+        monkeypatch.setattr(sync.BlockRun, "prepare_nest", lambda self, *args:
+                            (lambda prepared: prepared and (prepared[0][::-1], prepared[1]))(real(self, *args)))
+    differs = []
+    for name, kernel, bindings in NEST_CASES:
+        broken_findings = _findings(kernel, bindings)
+        with monkeypatch.context() as unbroken:
+            unbroken.setattr(sync, "NEST_BATCHES", False)
+            differs.append(broken_findings != _findings(kernel, bindings))
+    assert any(differs)

@@ -61,6 +61,9 @@ MAX_BLOCKS = 8           # blocks executed when the grid is known
 MAX_STEPS = 20000        # trace length cap per block
 MAX_PAIRS = 4_000_000    # thread pairs compared per access pair
 MAX_NOTES = 20           # reasons the result is approximate, kept for the JSON
+NEST_BATCHES = True      # loops of batchable and quiet loops run as one batch of all inner iterations
+MIN_NEST_ROWS = 32       # rows (outer and inner iterations) worth a nest's batch: it costs more to set up
+MAX_BATCH_CELLS = 1 << 20   # (rows x threads) of one nest's batch at most
 SCREEN_INTERVALS = True  # a batched loop's barrier intervals are screened for shared words at once
 MIN_BATCH = 8            # iterations worth evaluating at once (fewer cost about as much one by one)
 
@@ -229,6 +232,9 @@ class LoopNode:
     carried: frozenset = frozenset()   # variables the loop updates (besides its counter) that records read
     quiet: bool = False                # every event under it is inert (see `BlockRun.skim`)
     batchable: bool = False            # innermost, only loads, stores and block barriers: see `BlockRun.run_batched`
+    nest_batchable: bool = False       # loads, stores, block barriers and loops that are batchable or quiet:
+                                       # see `BlockRun.run_nest_batched`
+    read_after: list | None = None     # see `_read_after`
     plain_steps: int | None = None     # when quiet: its events' count if no loop is nested in it
 
 
@@ -259,6 +265,12 @@ def _mark_quiet(nodes) -> bool:
                     for child in node.children)
             if node.quiet and not any(isinstance(child, LoopNode) for child in node.children):
                 node.plain_steps = len(node.children)
+            node.nest_batchable = node.loop.var is not None and not node.quiet and not node.batchable and \
+                any(isinstance(child, LoopNode) and child.batchable and any(e.block_barrier for e in child.children)
+                    for child in node.children) and \
+                all(child.inert or child.plain_access or child.block_barrier if not isinstance(child, LoopNode) else
+                    (child.quiet or child.batchable) and child.loop.var != node.loop.var
+                    for child in node.children)
             quiet = quiet and node.quiet
         else:
             quiet = quiet and node.inert
@@ -414,6 +426,58 @@ def varying_names(tree) -> frozenset:
 
 
 _ABSENT = object()
+
+
+def _inner_trips_fixed(node: LoopNode) -> bool:
+    """Whether the bounds of the batchable loops in `node` do not read its counter (each iteration
+    of it then runs them as many times, for the same threads)."""
+    for child in node.children:
+        if type(child) is LoopNode and not child.quiet:
+            for expr in (child.loop.start, child.loop.step, child.loop.bound):
+                if isinstance(expr, sx.Expr) and node.loop.var in expr.symbols():
+                    return False
+    return True
+
+
+def _read_after(node: LoopNode, index: int) -> frozenset:
+    """What the children of `node` after the `index`th may read (`_names_read_by`), kept on it."""
+    if node.read_after is None:
+        reads = [frozenset()]
+        for child in reversed(node.children[1:]):
+            reads.append(reads[-1] | _names_read_by(child))
+        node.read_after = reads[::-1]
+    return node.read_after[index]
+
+
+def _names_read_by(node) -> frozenset:
+    """Every name executing `node` in a nest's batch may read: a plain access's address and
+    conditions, a barrier's conditions, the bounds of a loop and, unless it is quiet (skimmed: only
+    its loops' bounds are evaluated), what its events read."""
+    if type(node) is LoopNode:
+        names: set = set()
+        for expr in (node.loop.start, node.loop.step, node.loop.bound):
+            if isinstance(expr, sx.Expr):
+                names |= expr.symbols()
+        for child in node.children:
+            if type(child) is LoopNode or not node.quiet:
+                names |= _names_read_by(child)
+        return frozenset(names)
+    if node.inert:
+        return frozenset()
+    names = set()
+    for condition in node.conditions:
+        names |= condition.expr.symbols()
+    if node.plain_access and isinstance(node.record.address, sx.Expr):
+        names |= node.record.address.symbols()
+    return frozenset(names)
+
+
+def _screenable(entry) -> bool:
+    """Whether a batch plan's entry is an access the race checks compare: its address known and, in
+    global memory, not under a condition that reads memory."""
+    event, addresses, _, unknown, _ = entry
+    return addresses is not None and (event.record.space == "shared" or not unknown or
+                                      not any(c.expr.has_load() for c in unknown))
 _NOTHING = frozenset()
 
 
@@ -607,6 +671,7 @@ class BlockRun:
         self.unbound: dict = {}           # id(expression) -> (it, {names missing when it failed}), see `evaluate`
         self.node_kinds: dict = {}        # see batched_trips.values_for_trips
         self.hopeless: dict = {}          # id(expression) -> it, for those that can never be evaluated here
+        self.ahead_memo: Memo | None = None   # the memo of `run_nest_batched`'s look-ahead
         self.unshared = _NOTHING          # (memory, array) pairs the next interval closed is known not to
                                           # share a word in (see `interval_screens`)
 
@@ -682,8 +747,12 @@ class BlockRun:
         # the iterations that run in one environment but for the counter: all, or all but the first
         alike_from = 1 if forgotten else 0
         for trip, (value, active) in enumerate(iterations):
-            if trip == alike_from and node.batchable and \
-                    self.run_batched(node, env, forgotten, iterations[trip:], loop_mask, loop_reasons, loop_partial):
+            if trip == alike_from and (
+                    node.batchable and self.run_batched(node, env, forgotten, iterations[trip:], loop_mask,
+                                                        loop_reasons, loop_partial) or
+                    node.nest_batchable and NEST_BATCHES and
+                    self.run_nest_batched(node, env, forgotten, iterations[trip:], loop_mask, loop_reasons,
+                                          loop_partial)):
                 break
             inner = _iteration_env(env, forgotten, loop.var, trip, value)
             if active is self.everyone:
@@ -733,6 +802,214 @@ class BlockRun:
                     self.record_access(event, reached[trip], unknown, None if addresses is None else addresses[trip])
         return True
 
+    def run_nest_batched(self, node: LoopNode, env, forgotten: dict, trips: list, loop_mask, loop_reasons: tuple,
+                         loop_partial: bool) -> bool:
+        """`run_batched` for a loop whose body also holds loops: innermost ones that `run_batched`
+        could run and quiet ones (`skim`). Each inner loop's iterations in every one of `trips`
+        become rows of one batch, its counter and the outer one bound to a column each; the quiet
+        loops are skimmed ahead for the steps they take and the notes they make (held back and made
+        where the walk would make them). False, having changed nothing, when a value may differ in
+        kind, an inner loop's iterations are not computable or its trip count is unknown and
+        thread-dependent, a loop forgets a value the rest of the body reads, the trace would be
+        cut, or the batch is too small to pay.
+
+        The look-ahead evaluates loops through a memo of its own (`iterations`), which keeps the
+        notes that computing each entry made and makes them again at every look-up: the notes of
+        an iteration list found ahead for a batch that then gave up are not lost to a later batch.
+        (The main memo makes them once, when it computes the entry: the walk after a batch gave up
+        computes its own.)"""
+        saved = self.steps, self.memo, self.found.loop_trips
+        if self.ahead_memo is None:
+            self.ahead_memo = Memo(self.memo.varying)
+        # (trip counts found ahead count only if the batch runs: the walk finds its own)
+        self.memo, self.found.loop_trips = self.ahead_memo, dict(self.found.loop_trips)
+        prepared = None
+        try:
+            prepared = self.prepare_nest(node, env, forgotten, trips, loop_mask, loop_partial)
+        finally:
+            self.found.__dict__.pop("note", None)     # the method again
+            self.steps, self.memo = saved[0], saved[1]
+            if prepared is None:
+                self.found.loop_trips = saved[2]
+        if prepared is None:
+            return False
+        order, steps = prepared
+        screens = self.nest_screens(order) if SCREEN_INTERVALS else None
+        closed = 0
+        self.steps += steps
+        for entry, row, row_partial in order:
+            if entry is None:
+                for text in row:
+                    self.found.note(text)
+                continue
+            event, addresses, reached, unknown, nonempty = entry
+            if not nonempty[row]:
+                continue
+            if event.block_barrier:
+                if screens is not None:
+                    self.unshared = screens[closed]
+                    closed += 1
+                self.block_barrier(Step(event, env, reached[row], unknown, loop_reasons, row_partial), event.record)
+            elif addresses is not None or self.worth_recording(event, None):
+                self.record_access(event, reached[row], unknown, None if addresses is None else addresses[row])
+        return True
+
+    def prepare_nest(self, node: LoopNode, env, forgotten: dict, trips: list, loop_mask, loop_partial: bool):
+        """(execution order, steps taken) of `run_nest_batched`'s batch, or None when it gives up. The
+        order lists (plan entry, row, whether some live thread skips that iteration) for accesses and
+        barriers and (None, notes) for the notes an inner loop made."""
+        count = len(trips)
+        size = self.space.size
+        var = node.loop.var
+        outer_env = {**env, **forgotten}
+        # What each inner loop does in each iteration: the batchable loops' iterations first (their
+        # first trip tells whether the batch is worth it), then the quiet loops' skims.
+        ahead = [{} for _ in trips]     # per trip: {child index: (iterations or None, held notes)}
+        steps = count * sum(1 for child in node.children if type(child) is not LoopNode)
+        rows = count
+        for quiet in (False, True):
+            for trip, ((value, _), found) in enumerate(zip(trips, ahead)):
+                trip_env = {**outer_env, var: value}
+                for index, child in enumerate(node.children):
+                    if type(child) is not LoopNode or child.quiet is not quiet:
+                        continue
+                    held: list = []
+                    self.found.note = held.append
+                    if quiet:
+                        scratch = dict(trip_env)
+                        self.steps = 0
+                        self.skim(child, scratch)
+                        steps += self.steps
+                        found[index] = (None, held)
+                        changed = [name for name in child.carried if scratch.get(name, _ABSENT) is not
+                                   trip_env.get(name, _ABSENT)]
+                        if child.loop.var is not None and scratch.get(child.loop.var, _ABSENT) is not \
+                                trip_env.get(child.loop.var, _ABSENT):
+                            changed.append(child.loop.var)
+                    else:
+                        iterations, bounded = self.enter_loop(child.loop, trip_env)
+                        if iterations is None or not bounded and child.loop.thread_dependent:
+                            return None
+                        steps += len(iterations) * len(child.children)
+                        rows += len(iterations)
+                        found[index] = (iterations, held)
+                        changed = [name for name in child.carried if trip_env.get(name) is not UNKNOWN] \
+                            if len(iterations) > 1 else ()
+                    # a loop may forget values (an inner loop may carry the outer counter): the batch
+                    # stands if the rest of the body does not read them
+                    if changed and not _read_after(node, index).isdisjoint(changed):
+                        return None
+                if trip == 0 and not quiet and count * (rows - count + 1) < MIN_NEST_ROWS and \
+                        _inner_trips_fixed(node):
+                    return None     # every trip has as many inner iterations: too few to pay
+            if not quiet and rows < MIN_NEST_ROWS:
+                return None
+        if self.steps + steps >= MAX_STEPS:
+            return None
+        column = counter_column([value for value, _ in trips], size)
+        if column is None:
+            return None
+        shape = (count, size)
+        live = loop_mask & self.alive
+        actives = [active for _, active in trips]
+        everyone_iterates = all(active is self.everyone for active in actives)
+        barriers = any(type(c) is LoopNode and not c.quiet and any(e.block_barrier for e in c.children) or
+                       type(c) is not LoopNode and c.block_barrier for c in node.children)
+        partial = [self.skipped_by_some(active, loop_mask, loop_partial) for active in actives] if barriers \
+            else [loop_partial] * count
+        try:
+            outer_plan = self.plan_for([c for c in node.children if type(c) is not LoopNode],
+                                       {**outer_env, var: column}, frozenset(forgotten), shape,
+                                       np.broadcast_to(live, shape) if everyone_iterates else np.stack(actives) & live)
+            inner_plans = {}    # child index -> per trip, [(plan, row, partial)] of its iterations in order
+            for index, child in enumerate(node.children):
+                if type(child) is not LoopNode or child.quiet:
+                    continue
+                inner_plans[index] = self.inner_rows(child, var, ahead, index, trips, outer_env, forgotten,
+                                                     loop_mask, partial, barriers)
+                if inner_plans[index] is None:
+                    return None
+        except _MixedValues:
+            return None
+        outer_entries = {id(entry[0]): entry for entry in outer_plan}
+        order = []
+        for trip in range(count):
+            for index, child in enumerate(node.children):
+                if type(child) is not LoopNode:
+                    entry = outer_entries.get(id(child))
+                    if entry is not None:
+                        order.append((entry, trip, partial[trip]))
+                    continue
+                held = ahead[trip][index][1]
+                if held:
+                    order.append((None, held, None))
+                if child.quiet:
+                    continue
+                for plan, row, row_partial in inner_plans[index][trip]:
+                    for entry in plan:
+                        order.append((entry, row, row_partial))
+        return order, steps
+
+    def inner_rows(self, child: LoopNode, outer_var: str, ahead: list, index: int, trips: list, outer_env: dict,
+                   forgotten: dict, loop_mask, partial: list, barriers: bool):
+        """Per trip of the outer loop, [(plan, row, partial)] for the iterations of the inner loop
+        `child` (see `prepare_nest`), or None when they do not fit in a batch."""
+        size = self.space.size
+        var = child.loop.var
+        # an inner loop that reads the outer counter carries it: from its second iteration on, the
+        # counter is forgotten there, so those iterations are rows of a plan of their own
+        split = outer_var in child.carried
+        groups: dict = {}   # later iteration or not -> [(trip, counter value, threads, partial)]
+        for trip, (value, active_outer) in enumerate(trips):
+            mask = loop_mask if active_outer is self.everyone else loop_mask & active_outer
+            for j, (inner_value, active) in enumerate(ahead[trip][index][0]):
+                groups.setdefault(split and j > 0, []).append(
+                    (trip, inner_value, mask if active is self.everyone else mask & active,
+                     barriers and self.skipped_by_some(active, mask, partial[trip])))
+        where = [[] for _ in trips]
+        for later, members in groups.items():
+            if len(members) * size > MAX_BATCH_CELLS:
+                return None
+            inner_column = counter_column([inner for _, inner, _, _ in members], size)
+            if inner_column is None:
+                return None
+            if later:
+                group_env = {**outer_env, **{name: UNKNOWN for name in child.carried}}
+                group_forgotten = frozenset(forgotten) | child.carried
+            else:
+                outer_column = counter_column([trips[trip][0] for trip, _, _, _ in members], size)
+                if outer_column is None:
+                    return None
+                group_env = {**outer_env, outer_var: outer_column}
+                group_forgotten = frozenset(forgotten)
+            group_env[var] = inner_column
+            plan = self.plan_for(child.children, group_env, group_forgotten - {var}, (len(members), size),
+                                 np.stack([m for _, _, m, _ in members]) & self.alive)
+            for row, (trip, _, _, row_partial) in enumerate(members):
+                where[trip].append((plan, row, row_partial))
+        # (the first iterations' group is made first: each trip lists its iterations in order)
+        return where
+
+    def nest_screens(self, order: list) -> list | None:
+        """`interval_screens` for a nest's batch in execution `order` (see `run_nest_batched`)."""
+        closed = 0
+        numbers: dict = {}      # id(entry) -> (entry, interval per row)
+        for entry, row, _ in order:
+            if entry is None:
+                continue
+            if entry[0].block_barrier:
+                closed += entry[4][row]
+            elif _screenable(entry):
+                known = numbers.get(id(entry))
+                if known is None:
+                    known = numbers[id(entry)] = (entry, np.full(len(entry[4]), -1, dtype=np.int64))
+                known[1][row] = closed
+        if not closed:
+            return None
+        for _, number in numbers.values():
+            number[number >= closed] = -1
+        return self.screens_for(list(numbers.values()), closed)
+
     def interval_screens(self, plan: list, count: int) -> list:
         """Per block barrier that the batch of `count` iterations runs, in order: the (memory,
         array) pairs whose accesses in the interval it closes have no word that two threads touch,
@@ -740,14 +1017,18 @@ class BlockRun:
         them, as they would have after asking. The interval that the batch's first barrier closes
         also holds what the block did before the loop: it is screened only when that was nothing."""
         barrier_runs = [nonempty if event.block_barrier else None for event, _, _, _, nonempty in plan]
-        chosen = [k for k, (event, addresses, _, unknown, _) in enumerate(plan) if addresses is not None and
-                  (event.record.space == "shared" or not unknown or not any(c.expr.has_load() for c in unknown))]
+        chosen = [k for k, entry in enumerate(plan) if _screenable(entry)]
         numbers, closed = interval_numbers(barrier_runs, chosen, count)
+        return self.screens_for([(plan[k], number) for k, number in zip(chosen, numbers)], closed)
+
+    def screens_for(self, numbered: list, closed: int) -> list:
+        """`interval_screens` from [(plan entry, interval of each of its rows or -1)] and the number
+        of intervals the batch closes."""
         screens = [set() for _ in range(closed)]
         by_array: dict = {}
-        for column, number in zip(chosen, numbers):
-            event = plan[column][0]
-            by_array.setdefault((event.record.space, event.record.array), []).append((plan[column], number))
+        for entry, number in numbered:
+            event = entry[0]
+            by_array.setdefault((event.record.space, event.record.array), []).append((entry, number))
         for key, entries in by_array.items():
             granules = {min(4, entry[0].record.elem_bytes or 4) for entry, _ in entries}
             if len(granules) > 1:
@@ -794,9 +1075,14 @@ class BlockRun:
             live = np.broadcast_to(live, shape)
         else:
             live = np.stack(actives) & live
+        return self.plan_for(node.children, env, forgotten, shape, live)
+
+    def plan_for(self, events: list, env, forgotten: frozenset, shape: tuple, live) -> list:
+        """`batched_plan` for `events`, one row per iteration of `shape` (rows, threads), with `live`
+        the threads that reach each row before conditions."""
         plan = []
         masks: dict = {}
-        for event in node.children:
+        for event in events:
             if event.block_barrier:
                 addresses = None
             elif event.plain_access:
@@ -879,8 +1165,19 @@ class BlockRun:
         """([(value of the loop variable, threads still iterating)] or None when unknown, whether the
         bound was evaluated). The same loop entered again with the same values and the same threads
         alive (an inner loop whose bounds do not read the outer counter) repeats the last answer."""
+        if self.memo is self.ahead_memo:
+            iterations, notes = self.memo.recall(loop, env, self.block, self.noted_iterations, loop, env,
+                                                 also=self.alive)
+            for text in notes:
+                self.found.note(text)
+            return iterations
         return self.memo.recall(loop, env, self.block, executed_iterations, loop, env, _value, self.alive,
                                 self.everyone, self.found.note, also=self.alive)
+
+    def noted_iterations(self, loop, env) -> tuple:
+        """(`executed_iterations`, the notes it made), for the look-ahead's memo (`run_nest_batched`)."""
+        notes: list = []
+        return executed_iterations(loop, env, _value, self.alive, self.everyone, notes.append), notes
 
     def condition_mask(self, conditions, env):
         """(threads for which the known conditions hold, the conditions that could not be evaluated)."""
