@@ -61,6 +61,7 @@ MAX_BLOCKS = 8           # blocks executed when the grid is known
 MAX_STEPS = 20000        # trace length cap per block
 MAX_PAIRS = 4_000_000    # thread pairs compared per access pair
 MAX_NOTES = 20           # reasons the result is approximate, kept for the JSON
+SKIM_SUMMARIES = True    # a quiet loop nest skimmed again leaves behind what it left the last time
 NEST_BATCHES = True      # loops of batchable and quiet loops run as one batch of all inner iterations
 MIN_NEST_ROWS = 32       # rows (outer and inner iterations) worth a nest's batch: it costs more to set up
 MAX_BATCH_CELLS = 1 << 20   # (rows x threads) of one nest's batch at most
@@ -406,10 +407,38 @@ def _expressions_of(what) -> tuple:
         return tuple(condition.expr for condition in what)
     if isinstance(what, Loop):
         return what.start, what.step, what.bound
+    if isinstance(what, LoopNode):
+        return tuple(expr for loop in _loops_under(what) for expr in (loop.start, loop.step, loop.bound))
     return (what,)
 
 
 _BLOCK_INDEX = frozenset({"blockIdx.x", "blockIdx.y", "blockIdx.z"})   # what differs between block runs
+
+
+def _loops_under(node: LoopNode) -> list:
+    """The loops of `node` and of the loops in it."""
+    loops = [node.loop]
+    for child in node.children:
+        if type(child) is LoopNode:
+            loops += _loops_under(child)
+    return loops
+
+
+class _Writes(dict):
+    """A copy of an environment that remembers which names were written into it (a skim forgets
+    the values its loops carry out)."""
+
+    def __init__(self, env: dict):
+        super().__init__(env)
+        self.written: dict = {}
+
+    def __setitem__(self, name, value):
+        super().__setitem__(name, value)
+        self.written[name] = True
+
+    def update(self, other=(), **more):
+        for name, value in dict(other, **more).items():
+            self[name] = value
 
 
 def varying_names(tree) -> frozenset:
@@ -1123,7 +1152,61 @@ class BlockRun:
         """`iterate` for a loop whose events are all inert, keeping only what executing it leaves
         behind: the steps it takes (the trace is cut at MAX_STEPS, here as in `walk`), the notes on
         its iterations and those of the loops in it, and the values it carries out. Masks need
-        not be computed: nothing under it reads them (the fmaf loops of an unrolled tile)."""
+        not be computed: nothing under it reads them (the fmaf loops of an unrolled tile).
+
+        A loop with loops in it is skimmed once per set of values its loops' bounds read (and
+        threads alive): the memo keeps what skimming it left behind (`skim_summary`) for the next
+        time, when it is left behind again without walking the loops."""
+        if node.plain_steps is None and SKIM_SUMMARIES:
+            computed: list = []
+            summary = self.memo.recall(node, env, self.block, self.skim_summary, node, env, computed,
+                                       also=self.alive)
+            if computed:
+                return      # skimmed just now
+            if summary is not None and self.steps + summary[0] < MAX_STEPS:
+                steps, notes, trips, written = summary
+                self.steps += steps
+                for text in notes:
+                    self.found.note(text)
+                loop_trips = self.found.loop_trips
+                for key, count in trips:
+                    if count > loop_trips.get(key, 0):
+                        loop_trips[key] = count
+                for name in written:
+                    env[name] = UNKNOWN
+                return
+        self.skim_loop(node, env)
+
+    def skim_summary(self, node: LoopNode, env, computed: list):
+        """Skims `node` and returns what that left behind, for `skim` to leave behind again: (steps
+        taken, notes made, trip counts of the loops in it, names it made unknown in `env`); None when
+        the trace was cut (what a cut leaves depends on where it happens). The notes are the ones
+        computing them made: made again, they change nothing but where the walk would have made them
+        anew."""
+        computed.append(True)
+        start = self.steps
+        held: list = []
+        found = self.found
+        outer = found.__dict__.get("note")        # a look-ahead's or an enclosing summary's, or none
+        note = found.note
+        found.note = lambda text: (held.append(text), note(text))
+        writes = _Writes(env)
+        try:
+            self.skim_loop(node, writes)
+        finally:
+            if outer is None:
+                found.__dict__.pop("note", None)
+            else:
+                found.note = outer
+        for name in writes.written:
+            env[name] = writes[name]
+        if self.steps >= MAX_STEPS:
+            return None
+        trips = tuple((id(loop), found.loop_trips.get(id(loop), 0)) for loop in _loops_under(node))
+        return self.steps - start, tuple(held), trips, tuple(writes.written)
+
+    def skim_loop(self, node: LoopNode, env) -> None:
+        """`skim`, walking the loops."""
         loop = node.loop
         iterations, _ = self.enter_loop(loop, env)
         if iterations is None:
