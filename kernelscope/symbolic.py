@@ -144,7 +144,9 @@ class Sym(Expr):
         self.default = default
         self.varying = varying      # set for variables updated with thread-dependent values in loops
         own = _name_set(name)
-        self._key = _intern((Sym, name, default._key if default is not None else 0, varying))
+        structure = (Sym, name, default._key if default is not None else 0, varying)
+        key = _STRUCTURES.get(structure)
+        self._key = key if key is not None else _intern(structure)
         if default is None:
             self._weight = self._depth = 1
             self._symbols = self._free_names = self._env_names = own
@@ -196,8 +198,19 @@ class Load(Expr):
     def __init__(self, array: str, index: Expr):
         self.array = array
         self.index = index
-        _summarise(self, (index,), True)
-        self._key = _intern((Load, array, index._key))
+        # (_summarise(self, (index,), True) written out for its one child: the child's sets, the
+        # shared empty set for empty ones)
+        weight = index._weight + 1
+        self._weight = weight if weight < _WEIGHT_CAP else _WEIGHT_CAP
+        self._depth = index._depth + 1
+        self._symbols = index._symbols or _EMPTY
+        self._free_names = index._free_names or _EMPTY
+        self._carried = index._carried or _EMPTY
+        self._env_names = index._env_names or _EMPTY
+        self._has_load = True
+        structure = (Load, array, index._key)
+        key = _STRUCTURES.get(structure)
+        self._key = key if key is not None else _intern(structure)
 
     def children(self):
         return (self.index,)
@@ -218,7 +231,12 @@ class Opaque(Expr):
         self.text = text
         self.operands = tuple(operands)
         self.thread_varying = thread_varying
-        _summarise(self, self.operands, True)
+        if self.operands:
+            _summarise(self, self.operands, True)
+        else:       # (what _summarise gives for no operands)
+            self._weight = self._depth = 1
+            self._symbols = self._free_names = self._carried = self._env_names = _EMPTY
+            self._has_load = True
         self._key = _intern((Opaque, text, thread_varying, tuple([o._key for o in self.operands])))
 
     def children(self):

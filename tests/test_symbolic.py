@@ -347,3 +347,31 @@ def test_name_sets_stay_right_when_nodes_share_them():
             assert sx.free_names(expr) == _walked(expr, _free)
             assert sx.carried_names(expr) == _walked(expr, _carried)
             assert expr._env_names == _walked(expr, _env)
+
+
+def _summary(node) -> tuple:
+    return (node._weight, node._depth, node._symbols, node._free_names, node._carried, node._env_names,
+            node._has_load)
+
+
+def _general_summary(node, children, loads) -> tuple:
+    """What the general _summarise gives for a node over these children."""
+    class Probe:
+        pass
+    probe = Probe()
+    sx._summarise(probe, tuple(children), loads)
+    return (probe._weight, probe._depth, probe._symbols, probe._free_names, probe._carried, probe._env_names,
+            probe._has_load)
+
+
+_OPERANDS = [sx.Const(3), sx.Sym("n"), sx.Sym("i", default=sx.Sym("threadIdx.x")), sx.Load("a", sx.Sym("k")),
+             sx.Sym("j", default=sx.Const(0)) + sx.Sym("m"), sx.AtomicResult("atomicAdd", 3, 4) * sx.Sym("n")]
+
+
+@pytest.mark.parametrize("operand", _OPERANDS, ids=str)
+def test_loads_and_opaque_values_summarise_their_operands_as_the_general_path_does(operand):
+    # Load and Opaque write _summarise out for their commonest shapes (one child, no operands)
+    load = sx.Load("b", operand)
+    assert _summary(load) == _general_summary(load, (operand,), True)
+    assert _summary(sx.Opaque("f", (operand,))) == _general_summary(None, (operand,), True)
+    assert _summary(sx.Opaque("g")) == _general_summary(None, (), True)

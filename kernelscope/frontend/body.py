@@ -211,14 +211,16 @@ class Walker:
         depth = len(self.conditions)
         pending_unroll = None
         for child in node.named_children:
-            if child.type == "preproc_call" and b"unroll" in child.text:
+            kind = child.type
+            if kind == "preproc_call" and b"unroll" in child.text:
                 pending_unroll = _unroll_factor(child.text.decode("latin-1"))
                 continue
-            if pending_unroll is not None and child.type in ("for_statement", "while_statement", "do_statement"):
+            if pending_unroll is not None and kind in ("for_statement", "while_statement", "do_statement"):
                 self._pending_unroll = pending_unroll
             pending_unroll = None
             self.statement(child)
-            if _always_exits(child):
+            # (_always_exits(child), without its call for the statements that cannot exit)
+            if kind in _EXITS or (kind == "compound_statement" or kind == "if_statement") and _always_exits(child):
                 break
         del self.conditions[depth:]
 
@@ -242,10 +244,14 @@ class Walker:
         type_node = node.child_by_field_id(FIELD.type)
         base_type = normalise_type(self._node_text(type_node)) if type_node is not None else "int"
         source = self._source
-        qualifiers = {source[c.start_byte:c.end_byte] for c in node.children
-                      if c.type in ("type_qualifier", "storage_class_specifier")}
-        is_shared = "__shared__" in qualifiers
-        is_extern = "extern" in qualifiers
+        start, end = node.start_byte, node.end_byte
+        if source.find("__shared__", start, end) < 0 and source.find("extern", start, end) < 0:
+            is_shared = is_extern = False       # (most declarations: the qualifiers' text is not there)
+        else:
+            qualifiers = {source[c.start_byte:c.end_byte] for c in node.children
+                          if c.type in ("type_qualifier", "storage_class_specifier")}
+            is_shared = "__shared__" in qualifiers
+            is_extern = "extern" in qualifiers
         for declarator in node.children_by_field_id(FIELD.declarator):
             self._declare(declarator, base_type, is_shared, is_extern)
 
@@ -261,7 +267,7 @@ class Walker:
             elem = self.types.size_of(base_type) or 4
             if is_shared:
                 dynamic = is_extern or any(d is None for d in dims) or not dims
-                line = self.where(declarator)[0]    # (asked only here: most declarations are scalars)
+                line = self._line_col(declarator.start_byte)[0]    # (asked only here: most declarations are scalars)
                 self.scope.shared_arrays.append(SharedArray(name, elem, tuple(dims), dynamic, line))
                 self.env[name] = Value(sx.Const(0), base_type, Pointer(name, "shared", sx.Const(0), base_type, tuple(dims)))
             else:
@@ -276,7 +282,7 @@ class Walker:
         if is_shared and pointer_depth == 0:
             # `__shared__ int hits;`: a one-element shared array read and written by name
             elem = self.types.size_of(base_type) or 4
-            line = self.where(declarator)[0]
+            line = self._line_col(declarator.start_byte)[0]
             self.scope.shared_arrays.append(SharedArray(name, elem, (), is_extern, line))
             location = Pointer(name, "shared", sx.Const(0), base_type)
             self.env[name] = Value(sx.Load(name, sx.Const(0)), base_type, None, None, location)
@@ -298,7 +304,7 @@ class Walker:
             return
         if pointer_depth == 1 and self._hands_out_shared_memory(value_node):
             # `T* sdata = SharedMemory<T>();`: the block's dynamic shared memory, as an extern array
-            line = self.where(declarator)[0]
+            line = self._line_col(declarator.start_byte)[0]
             self.scope.shared_arrays.append(SharedArray(name, self.types.size_of(base_type) or 4, (None,), True, line))
             self.env[name] = Value(sx.Const(0), declared_type, Pointer(name, "shared", sx.Const(0), base_type, ()))
             return
@@ -332,7 +338,7 @@ class Walker:
                 size_node = node.child_by_field_id(FIELD.size)
                 size = sx.try_constant(self.expression(size_node).expr) if size_node is not None else None
                 if size is not None and size < 0:
-                    line, column = self.where(size_node)
+                    line, column = self._line_col(size_node.start_byte)
                     raise InvalidSource(line, column, f"array has a negative size ({size})")
                 dims = [size] + (dims or [])
                 node = node.child_by_field_id(FIELD.declarator)
@@ -345,7 +351,7 @@ class Walker:
     def stmt_if_statement(self, node) -> None:
         condition_node = node.child_by_field_id(FIELD.condition)
         condition = self.expression(condition_node)
-        line, column = self.where(node)
+        line, column = self._line_col(node.start_byte)
         alternative = node.child_by_field_id(FIELD.alternative)
         if self.record:
             self.scope.add(self.scope.branches, Branch(condition.expr, line, column, self.context(), "if", alternative is not None))
@@ -392,7 +398,7 @@ class Walker:
         if var is None and initializer is None:
             # `for (; i < n; i += stride)` continues with a variable of the enclosing scope
             var = self._updated_variable(update_node)
-        line, _ = self.where(node)
+        line, _ = self._line_col(node.start_byte)
         start = self.env.get(var).expr if var and var in self.env else None
         step, step_op = self._loop_step(update_node, var)
         assigned = self._enter_loop_variables(node, var, step, step_op)
@@ -435,7 +441,7 @@ class Walker:
         body = node.child_by_field_id(FIELD.body)
         assigned = self._enter_loop_variables(node, None, None, None)
         condition = self.expression(condition_node)
-        line, _ = self.where(node)
+        line, _ = self._line_col(node.start_byte)
         loop = Loop("while", line, None, None, None, None, "?", None, None, len(self.loops) + 1,
                     condition.expr.thread_dependent)
         loop.step_op = None
@@ -446,7 +452,7 @@ class Walker:
         body = node.child_by_field_id(FIELD.body)
         condition_node = node.child_by_field_id(FIELD.condition)
         assigned = self._enter_loop_variables(node, None, None, None)
-        line, _ = self.where(node)
+        line, _ = self._line_col(node.start_byte)
         loop = Loop("do", line, None, None, None, None, "?", None, None, len(self.loops) + 1, False)
         loop.step_op = None
         self._run_loop(loop, body, None, assigned)
@@ -534,13 +540,13 @@ class Walker:
             self.return_values.append(value or UNKNOWN)
             return
         if self.record and (self.conditions or self.loops):
-            line, column = self.where(node)
+            line, column = self._line_col(node.start_byte)
             condition = _conjunction(self.conditions)
             self.scope.add(self.scope.early_returns, Branch(condition, line, column, self.context(), "return"))
 
     def stmt_switch_statement(self, node) -> None:
         condition = self.expression(node.child_by_field_id(FIELD.condition))
-        line, column = self.where(node)
+        line, column = self._line_col(node.start_byte)
         if self.record:
             self.scope.add(self.scope.branches, Branch(condition.expr, line, column, self.context(), "switch", True))
         self.conditions.append(Condition(condition.expr, line))
@@ -870,7 +876,7 @@ class Walker:
 
     def expr_conditional_expression(self, node, depth, whole_struct=False) -> Value:
         condition = self.expression(node.child_by_field_id(FIELD.condition), depth)
-        line, column = self.where(node)
+        line, column = self._line_col(node.start_byte)
         if self.record:
             self.scope.add(self.scope.branches, Branch(condition.expr, line, column, self.context(), "ternary", True))
         self.conditions.append(Condition(condition.expr, line))
@@ -986,11 +992,11 @@ class Walker:
         if len(argument_nodes) != 1 or name in self.unit.device_functions:
             return None
         self.scope.flags.add("cooperative_groups")
-        line, column = self.where(node)
+        line, column = self._line_col(node.start_byte)
         return self._group_sync(argument_nodes[0], line, column, depth)
 
     def _barrier_call(self, node, name, argument_nodes, depth, whole_struct, template_type):
-        line, column = self.where(node)
+        line, column = self._line_col(node.start_byte)
         mask = self.expression(argument_nodes[0], depth).expr if argument_nodes and name == "__syncwarp" else None
         if self.record:
             self.scope.add(self.scope.barriers, Barrier(BARRIERS[name], line, column, self.context(), mask))
@@ -1072,7 +1078,7 @@ class Walker:
         method = self._node_text(function.child_by_field_id(FIELD.field))
         self.expression(function.child_by_field_id(FIELD.argument), depth)
         values = [self.expression(a, depth) for a in argument_nodes]
-        line, column = self.where(node)
+        line, column = self._line_col(node.start_byte)
         self.scope.flags.add("cooperative_groups") if method in ("sync", "thread_rank", "shfl", "shfl_down") else None
         if method == "sync":
             return self._group_sync(function.child_by_field_id(FIELD.argument), line, column, depth)
@@ -1097,7 +1103,7 @@ class Walker:
             pointer, size, ctype = target
             self._record(node, pointer, size, "atomic")
         # the old value each thread gets back: the sync analysis gives it values where it can
-        line, column = self.where(node)
+        line, column = self._line_col(node.start_byte)
         return Value(sx.AtomicResult(name, line, column), target[2] if target else None)
 
     def _pointer_target(self, node, depth):
@@ -1113,7 +1119,7 @@ class Walker:
         if function is None:
             return "", None
         if function.type == "identifier":
-            return function.text.decode("latin-1"), None
+            return self._source[function.start_byte:function.end_byte], None     # (a slice: cheaper than .text)
         if function.type == "template_function":
             name = self._node_text(function.child_by_field_id(FIELD.name))
             arguments = function.child_by_field_id(FIELD.arguments)
@@ -1176,12 +1182,16 @@ class Walker:
                     self.expression(index_node)
                 return None
             index = self.expression(index_node)
+            # (what _offset_pointer(base, index, "+").pointer is, without its Value)
             pointer = base.pointer
-            moved = self._offset_pointer(base, index, "+").pointer
-            size = self.types.size_of(pointer.pointee) or 4
-            if len(pointer.dims) > 1:
-                return moved, size, pointer.pointee
-            return moved if not moved.dims else moved.moved(moved.offset, ()), size, pointer.pointee
+            dims = pointer.dims
+            element = self.types.size_of(pointer.pointee)
+            stride = element or 1
+            for d in dims[1:]:
+                stride *= d if d else 1
+            offset = sx.binary("+", pointer.offset, sx.binary("*", index.expr, stride))
+            return Pointer(pointer.base, pointer.space, offset, pointer.pointee, dims[1:] if len(dims) > 1 else ()), \
+                element or 4, pointer.pointee
         if kind == "pointer_expression" and self._node_text(node.child_by_field_id(FIELD.operator)) == "*":
             base = self.expression(node.child_by_field_id(FIELD.argument))
             if base.pointer is None:
@@ -1224,10 +1234,10 @@ class Walker:
             # Registers cannot be indexed at run time: an index from data or from the thread puts
             # the array in local memory (constant and unrolled-counter indices stay in registers).
             if pointer.offset.has_load() or pointer.offset.thread_dependent:
-                line, column = self.where(node)
+                line, column = self._line_col(node.start_byte)
                 self.scope.dynamic_local_accesses.append((pointer.base, line, column, self.text(node)))
             return
-        line, column = self.where(node)
+        line, column = self._line_col(node.start_byte)
         stride = self.types.size_of(pointer.pointee) if pointer.pointee else None
         access = Access(pointer.base, pointer.space, op, pointer.offset, size, line, column,
                         self.text(node), self.context(), stride, self.inline_stack[-1] if self.inline_stack else None)
@@ -1260,12 +1270,12 @@ class Walker:
 
     def _flop(self, node, op: str, precision: str, flops: int) -> None:
         if self.record:
-            line, _ = self.where(node)
+            line, _ = self._line_col(node.start_byte)
             self.scope.add(self.scope.arith, Arith(op, precision, flops, line, self.context()))
 
     def _call_record(self, name: str, node, args: tuple) -> None:
         if self.record and name:
-            line, column = self.where(node)
+            line, column = self._line_col(node.start_byte)
             self.scope.add(self.scope.calls, Call(name, line, column, args, self.context()))
 
     def _note_once(self, message: str) -> None:
@@ -1435,12 +1445,15 @@ def _unroll_factor(text: str):
     return int(match.group(1)) if match else 0
 
 
+_EXITS = frozenset(("return_statement", "continue_statement", "break_statement"))
+
+
 def _always_exits(node) -> bool:
     """Does this statement always leave the enclosing block (return/continue/break)?"""
     if node is None:
         return False
     kind = node.type
-    if kind in ("return_statement", "continue_statement", "break_statement"):
+    if kind in _EXITS:
         return True
     if kind == "compound_statement":
         return any(_always_exits(c) for c in node.named_children)
@@ -1581,9 +1594,10 @@ def _loop_bound(condition_node, var, walker: Walker):
     flipped = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "!=": "!="}
     recording, walker.record = walker.record, False
     try:
-        if left.type == "identifier" and left.text.decode("latin-1") == var:
+        source = walker._source     # (what the tree was parsed from: a slice is cheaper than .text)
+        if left.type == "identifier" and source[left.start_byte:left.end_byte] == var:
             return walker.expression(right).expr, operator
-        if right.type == "identifier" and right.text.decode("latin-1") == var and operator in flipped:
+        if right.type == "identifier" and source[right.start_byte:right.end_byte] == var and operator in flipped:
             return walker.expression(left).expr, flipped[operator]
         offset = _offset_from(left, var, walker)
         if offset is not None and operator in flipped:

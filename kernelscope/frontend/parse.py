@@ -480,7 +480,7 @@ def _launch_site(walker: Walker, node) -> LaunchSite:
     name = _text(callee).split("::")[-1]
     parts = [c for c in config.named_children]
     values = [walker.expression(p) for p in parts]
-    line, column = walker.where(node)
+    line, column = walker._line_col(node.start_byte)
     grid = _dim3(values[0]) if values else None
     block = _dim3(values[1]) if len(values) > 1 else None
     smem = sx.try_constant(values[2].expr) if len(values) > 2 else 0
