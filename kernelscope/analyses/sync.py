@@ -654,6 +654,16 @@ def _iteration_env(env: dict, forgotten: dict, var, trip: int, value) -> dict:
 
 
 _STARTS: dict = {}
+_FULL_MASKS: dict = {}
+
+
+def _full_masks(size: int) -> np.ndarray:
+    """Every lane's mask naming the whole warp (an intrinsic without one), shared, read only."""
+    masks = _FULL_MASKS.get(size)
+    if masks is None:
+        masks = _FULL_MASKS[size] = np.full(size, FULL_MASK, dtype=np.int64)
+        masks.flags.writeable = False
+    return masks
 
 
 def _block_start(size: int) -> tuple:
@@ -700,6 +710,7 @@ class BlockRun:
         self.unbound: dict = {}           # id(expression) -> (it, {names missing when it failed}), see `evaluate`
         self.node_kinds: dict = {}        # see batched_trips.values_for_trips
         self.hopeless: dict = {}          # id(expression) -> it, for those that can never be evaluated here
+        self.mask_checks: dict = {}       # id(intrinsic record) -> its last `mask_problem`
         self.ahead_memo: Memo | None = None   # the memo of `run_nest_batched`'s look-ahead
         self.unshared = _NOTHING          # (memory, array) pairs the next interval closed is known not to
                                           # share a word in (see `interval_screens`)
@@ -1539,11 +1550,9 @@ class BlockRun:
         key = (record.line, record.column)
         if key in self.found.mismatches:
             return
-        masks = np.full(self.space.size, FULL_MASK, dtype=np.int64) if mask_expr is None else \
-            per_thread(mask_expr, step.env, self.space.size)
+        masks = self.lane_masks(mask_expr, step.env)
         if masks is None:
             return
-        masks = np.asarray(masks, dtype=np.int64) & FULL_MASK
         for condition in step.unknown:
             if condition.expr.thread_dependent and condition.line not in self.exit_lines:
                 self.found.mismatches[key] = MaskMismatch(
@@ -1552,9 +1561,34 @@ class BlockRun:
                     f"thread-dependent condition at line {condition.line}: lanes named in the mask may not "
                     "get here")
                 return
-        problem = _mask_problem(masks, step.mask, self.alive, self.space)
+        problem = self.mask_problem(record, masks, step.mask)
         if problem:
             self.found.mismatches[key] = MaskMismatch(name, record.line, record.column, f"{name}: {problem}")
+
+    def lane_masks(self, mask_expr, env):
+        """A warp intrinsic's lane mask per thread (its low 32 bits), None when unknown; the same
+        array again for the same values (through the memo), so that `mask_problem` knows it."""
+        if mask_expr is None:
+            return _full_masks(self.space.size)
+        # (`also` keeps these entries apart from the expression's plain values, `per_thread`'s)
+        return self.memo.recall(mask_expr, env, self.block, self.evaluate_lane_masks, mask_expr, env,
+                                also=_full_masks)
+
+    def evaluate_lane_masks(self, mask_expr, env):
+        masks = per_thread(mask_expr, env, self.space.size)
+        return None if masks is None else np.asarray(masks, dtype=np.int64) & FULL_MASK
+
+    def mask_problem(self, record, masks, active):
+        """`_mask_problem` for the intrinsic `record`, which a loop executes again and again with the
+        same masks and the same threads: the last answer is kept, with what it was asked of."""
+        last = self.mask_checks.get(id(record))
+        alive = self.alive
+        if last is not None and last[0] is record and last[1] is masks and last[3] is alive and \
+                (last[2] is active or np.array_equal(last[2], active)):
+            return last[4]
+        problem = _mask_problem(masks, active, alive, self.space)
+        self.mask_checks[id(record)] = (record, masks, active, alive, problem)
+        return problem
 
     # -- intervals -------------------------------------------------------------------------------
     def close_interval(self, barrier) -> None:
