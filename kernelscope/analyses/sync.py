@@ -188,7 +188,7 @@ class Event:
     conditions (and their identities, the key their masks are shared under) and whether executing it
     can find anything (most calls are maths functions: they only count as a step)."""
     __slots__ = ("kind", "record", "conditions", "condition_key", "inert", "plain_access", "block_barrier",
-                 "read_only", "trusted", "unbound_address")
+                 "warp_call", "read_only", "trusted", "unbound_address")
 
     def __init__(self, kind: str, record):
         self.kind = kind                  # access | barrier | call | return
@@ -200,6 +200,8 @@ class Event:
         self.plain_access = kind == "access" and not self.inert and record.op != "atomic"
         # a barrier of the whole block: what executing it does depends only on who reaches it
         self.block_barrier = kind == "barrier" and record.kind in BLOCK_BARRIERS
+        # a warp intrinsic with a lane mask: executing it only checks the mask
+        self.warp_call = kind == "call" and not self.inert and record.name not in FENCES
         self.read_only = False            # set by `mark_read_only`
         self.trusted = None               # whether its byte address can be trusted, once asked
         self.unbound_address = False      # its address reads a name that is never bound
@@ -262,14 +264,16 @@ def _mark_quiet(nodes) -> bool:
         if isinstance(node, LoopNode):
             node.quiet = _mark_quiet(node.children)
             node.batchable = node.loop.var is not None and not node.quiet and \
-                all(not isinstance(child, LoopNode) and (child.inert or child.plain_access or child.block_barrier)
+                all(not isinstance(child, LoopNode) and
+                    (child.inert or child.plain_access or child.block_barrier or child.warp_call)
                     for child in node.children)
             if node.quiet and not any(isinstance(child, LoopNode) for child in node.children):
                 node.plain_steps = len(node.children)
             node.nest_batchable = node.loop.var is not None and not node.quiet and not node.batchable and \
                 any(isinstance(child, LoopNode) and child.batchable and any(e.block_barrier for e in child.children)
                     for child in node.children) and \
-                all(child.inert or child.plain_access or child.block_barrier if not isinstance(child, LoopNode) else
+                all(child.inert or child.plain_access or child.block_barrier or child.warp_call
+                    if not isinstance(child, LoopNode) else
                     (child.quiet or child.batchable) and child.loop.var != node.loop.var
                     for child in node.children)
             quiet = quiet and node.quiet
@@ -505,7 +509,7 @@ def _screenable(entry) -> bool:
     """Whether a batch plan's entry is an access the race checks compare: its address known and, in
     global memory, not under a condition that reads memory."""
     event, addresses, _, unknown, _ = entry
-    return addresses is not None and (event.record.space == "shared" or not unknown or
+    return event.plain_access and addresses is not None and (event.record.space == "shared" or not unknown or
                                       not any(c.expr.has_load() for c in unknown))
 _NOTHING = frozenset()
 
@@ -838,6 +842,9 @@ class BlockRun:
                             closed += 1
                         self.block_barrier(Step(event, env, reached[trip], unknown, loop_reasons, partial[trip]),
                                            event.record)
+                elif event.warp_call:
+                    self.check_masks(Step(event, env, reached[trip], unknown, loop_reasons, False), event.record,
+                                     event.record.name, None if addresses is None else addresses[trip])
                 elif nonempty[trip] and (addresses is not None or self.worth_recording(event, None)):
                     self.record_access(event, reached[trip], unknown, None if addresses is None else addresses[trip])
         return True
@@ -883,6 +890,10 @@ class BlockRun:
                     self.found.note(text)
                 continue
             event, addresses, reached, unknown, nonempty = entry
+            if event.warp_call:
+                self.check_masks(Step(event, env, reached[row], unknown, loop_reasons, row_partial), event.record,
+                                 event.record.name, None if addresses is None else addresses[row])
+                continue
             if not nonempty[row]:
                 continue
             if event.block_barrier:
@@ -1125,6 +1136,11 @@ class BlockRun:
         for event in events:
             if event.block_barrier:
                 addresses = None
+            elif event.warp_call:
+                # in place of addresses: the lane masks, as `check_mask` evaluates them
+                addresses = self.batched_values(event.record.args[0], env, shape, forgotten)
+                if addresses is not None:
+                    addresses = np.asarray(addresses, dtype=np.int64) & FULL_MASK
             elif event.plain_access:
                 addresses = self.batched_addresses(event, env, shape, forgotten)
                 if event.read_only and (addresses is not None or id(event.record) in self.found.unknown_addresses):
@@ -1550,8 +1566,12 @@ class BlockRun:
         key = (record.line, record.column)
         if key in self.found.mismatches:
             return
-        masks = self.lane_masks(mask_expr, step.env)
-        if masks is None:
+        self.check_masks(step, record, name, self.lane_masks(mask_expr, step.env))
+
+    def check_masks(self, step: Step, record, name: str, masks) -> None:
+        """`check_mask` with the lane masks evaluated (None: unknown)."""
+        key = (record.line, record.column)
+        if masks is None or key in self.found.mismatches:
             return
         for condition in step.unknown:
             if condition.expr.thread_dependent and condition.line not in self.exit_lines:
@@ -1583,7 +1603,8 @@ class BlockRun:
         same masks and the same threads: the last answer is kept, with what it was asked of."""
         last = self.mask_checks.get(id(record))
         alive = self.alive
-        if last is not None and last[0] is record and last[1] is masks and last[3] is alive and \
+        if last is not None and last[0] is record and last[3] is alive and \
+                (last[1] is masks or np.array_equal(last[1], masks)) and \
                 (last[2] is active or np.array_equal(last[2], active)):
             return last[4]
         problem = _mask_problem(masks, active, alive, self.space)
