@@ -399,6 +399,10 @@ class Call(Expr):
         return f"{self.name}({', '.join(map(str, self.args))})"
 
 
+# The expression classes that binary() never folds or converts: a Binary of two of them is built as
+# it is (a subclass, such as a test's, takes the general path).
+_FOLDLESS = frozenset((Sym, Load, Opaque, AtomicResult, Binary, Unary, Select, Call))
+
 # Deeper than this, evaluation uses the explicit stack of `_evaluate_deep`.
 RECURSIVE_DEPTH = 200
 
@@ -715,8 +719,10 @@ def as_expr(value) -> Expr:
 
 
 def binary(op: str, left, right) -> Expr:
-    # (class tests written out rather than calls of as_expr: the front end calls this for nearly
-    # every operator it reads)
+    # (class tests written out rather than calls of as_expr or _is_const: the front end calls this
+    # for nearly every operator it reads)
+    if left.__class__ in _FOLDLESS and right.__class__ in _FOLDLESS:
+        return Binary(op, left, right)    # nothing to fold or simplify (most calls)
     left_const = isinstance(left, Const)
     if not left_const and not isinstance(left, Expr):
         left, left_const = Const(left), True
@@ -724,33 +730,32 @@ def binary(op: str, left, right) -> Expr:
     if not right_const and not isinstance(right, Expr):
         right, right_const = Const(right), True
     if not (left_const or right_const):
-        return Binary(op, left, right)    # nothing to fold or simplify (most calls)
+        return Binary(op, left, right)
     if left_const and right_const:
         try:
             return Const(apply_binary(op, left.value, right.value))
         except (Unevaluable, ZeroDivisionError, ArithmeticError, TypeError, ValueError):
             pass
+    # what _is_const(left, v) and _is_const(right, v) answer
+    left_value = left.value if left_const else None
+    right_value = right.value if right_const else None
     if op == "+":
-        if _is_const(left, 0):
+        if left_const and left_value == 0:
             return right
-        if _is_const(right, 0):
+        if right_const and right_value == 0:
             return left
-    if op == "-" and _is_const(right, 0):
+    if op == "-" and right_const and right_value == 0:
         return left
     if op == "*":
-        if _is_const(left, 1):
+        if left_const and left_value == 1:
             return right
-        if _is_const(right, 1):
+        if right_const and right_value == 1:
             return left
-        if _is_const(left, 0) or _is_const(right, 0):
+        if left_const and left_value == 0 or right_const and right_value == 0:
             return Const(0)
-    if op in ("/", ">>") and _is_const(right, 1 if op == "/" else 0):
+    if op in ("/", ">>") and right_const and right_value == (1 if op == "/" else 0):
         return left
     return Binary(op, left, right)
-
-
-def _is_const(expr: Expr, value) -> bool:
-    return isinstance(expr, Const) and expr.value == value
 
 
 _INT64_LIMIT = 1 << 63

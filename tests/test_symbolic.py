@@ -375,3 +375,46 @@ def test_loads_and_opaque_values_summarise_their_operands_as_the_general_path_do
     assert _summary(load) == _general_summary(load, (operand,), True)
     assert _summary(sx.Opaque("f", (operand,))) == _general_summary(None, (operand,), True)
     assert _summary(sx.Opaque("g")) == _general_summary(None, (), True)
+
+
+def _plain_binary(op, left, right):
+    """sx.binary without its shortcut for operands it never folds: every operand through the
+    constant tests."""
+    left = left if isinstance(left, sx.Expr) else sx.Const(left)
+    right = right if isinstance(right, sx.Expr) else sx.Const(right)
+    left_const, right_const = isinstance(left, sx.Const), isinstance(right, sx.Const)
+    if left_const and right_const:
+        try:
+            return sx.Const(sx.apply_binary(op, left.value, right.value))
+        except (sx.Unevaluable, ZeroDivisionError, ArithmeticError, TypeError, ValueError):
+            pass
+    if op == "+" and left_const and left.value == 0 or op in ("*",) and left_const and left.value == 1:
+        return right
+    if op in ("+", "-", ">>") and right_const and right.value == 0 or op in ("*", "/") and right_const and \
+            right.value == 1:
+        return left
+    if op == "*" and (left_const and left.value == 0 or right_const and right.value == 0):
+        return sx.Const(0)
+    return sx.Binary(op, left, right)
+
+
+_BINARY_OPERANDS = [0, 1, 2, 0.0, 1.0, sx.Const(0), sx.Const(1), sx.Const(5), TID, sx.Sym("n", default=sx.Const(4)),
+                    sx.Load("a", TID), sx.Opaque("f", (TID,)), sx.AtomicResult("atomicAdd", 1, 2), TID + 1,
+                    sx.Unary("-", TID), sx.Select(TID, TID, sx.Const(2)), sx.Call("min", (TID, sx.Const(3))),
+                    Counted("c")]
+
+
+@np.errstate(all="ignore")        # (constants divided by zero fold to inf or stay unfolded: both paths alike)
+def _binary_disagreements(build) -> list:
+    return [(op, str(a), str(b)) for op in ("+", "-", "*", "/", ">>", "<", "&&")
+            for a, b in itertools.product(_BINARY_OPERANDS, repeat=2)
+            if sx.structure_key(build(op, a, b)) != sx.structure_key(_plain_binary(op, a, b))]
+
+
+def test_binary_folds_and_builds_as_the_plain_rules_say():
+    assert _binary_disagreements(sx.binary) == []
+
+
+def test_a_shortcut_that_skips_folding_is_caught(monkeypatch):
+    monkeypatch.setattr(sx, "_FOLDLESS", sx._FOLDLESS | {sx.Const})
+    assert _binary_disagreements(sx.binary) != []

@@ -134,3 +134,37 @@ def test_a_broken_shortcut_is_found(monkeypatch, broken):
         _general_path(patched)
         general = [digest(p) for p in paths]
     assert any(a != b for a, b in zip(fast, general))
+
+
+def _parent_chains(paths, ancestors_of):
+    """(by Node.parent, by ancestors_of) for every kernel, helper, launch, struct and class of the files."""
+    from kernelscope.frontend import parse as front
+    from kernelscope.frontend.macros import preprocess
+    from kernelscope.frontend.shims import apply_shims
+    from kernelscope.frontend.source import normalise
+    pairs = []
+    for path in paths:
+        expanded = preprocess(normalise(path.read_text(errors="replace")), None, "sm_90").text
+        shimmed, _ = apply_shims(expanded.encode("ascii", "replace").decode("ascii"))
+        shimmed += "}" * front._unclosed_braces(shimmed)
+        root = front._parser().parse(shimmed.encode("ascii")).root_node
+        captures = front._captures(root)
+        for node in [n for name in ("kernel", "device", "launch", "struct", "class") for n in captures.get(name, [])]:
+            chain, parent = [], node.parent
+            while parent is not None:
+                chain.append(parent.id)
+                parent = parent.parent
+            pairs.append((chain, [n.id for n in ancestors_of(root, node)] + [root.id]))
+    return pairs
+
+
+def test_ancestors_are_the_parent_chain():
+    from kernelscope.frontend.nodes import ancestors
+    pairs = _parent_chains(CUDA_FILES, ancestors)
+    assert len(pairs) > 500 and all(by_parent == found for by_parent, found in pairs)
+
+
+def test_an_ancestor_search_that_stops_short_is_caught():
+    from kernelscope.frontend.nodes import ancestors
+    pairs = _parent_chains(CUDA_FILES[:80], lambda root, node: ancestors(root, node)[:-1])
+    assert any(by_parent != found for by_parent, found in pairs)

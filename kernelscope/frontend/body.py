@@ -30,8 +30,7 @@ _ARITHMETIC = frozenset(("+", "-", "*", "/", "%"))
 _COUNTED = frozenset(("+", "-", "*", "/"))          # the operations _arith counts as FLOPs
 _COMPARISONS = frozenset(("<", ">", "<=", ">=", "==", "!=", "&&", "||"))
 # named nodes in statement position that are not expressions either (nothing to record)
-# Expression classes that sx.binary never folds: it builds a Binary of two of them as they are.
-_FOLDLESS = frozenset((sx.Sym, sx.Load, sx.Opaque, sx.AtomicResult, sx.Binary, sx.Unary, sx.Select, sx.Call))
+_FOLDLESS = sx._FOLDLESS    # expression classes that sx.binary never folds (a Binary of two is built as is)
 _NOT_EXPRESSIONS = frozenset(("comment", "break_statement", "continue_statement", "goto_statement", ";",
                               "type_definition", "alias_declaration", "using_declaration",
                               "static_assert_declaration", "ERROR"))
@@ -1507,11 +1506,17 @@ class AssignmentIndex:
     def _assignment_ending(self, node, end: int):
         source = self._source
         width = 1 if source[end - 1] == "=" else 2
-        token = node.descendant_for_byte_range(end - width, end)
-        if token is None or token.end_byte != end:
-            return None
-        operator, parent = token.type, token.parent
+        # The smallest named node around the operator's text is the assignment or update whose
+        # operator token that is, if any: found from `node` down, where the token's Node.parent
+        # would search from the root, costing more the later the node lies in a large file.
+        parent = node.named_descendant_for_byte_range(end - width, end)
         kind = parent.type if parent is not None else None
+        if kind != "assignment_expression" and kind != "update_expression":
+            return None
+        token = parent.child_by_field_id(FIELD.operator)
+        if token is None or token.end_byte != end or token.start_byte > end - width:
+            return None
+        operator = token.type
         if kind == "assignment_expression" and operator in _ASSIGNMENT_OPERATORS:
             target, value = parent.child_by_field_id(FIELD.left), parent.child_by_field_id(FIELD.right)
         elif kind == "update_expression" and (operator == "++" or operator == "--"):

@@ -48,3 +48,17 @@ def leaf_name(node) -> str:
             return node_text(identifiers[-1]) if identifiers else ""
         node = inner
     return ""
+
+
+def ancestors(root, node) -> list:
+    """The nodes around `node` under `root`, nearest first (`node.parent`, its parent, ..., root's child
+    that holds it). One search down from the root: each Node.parent call searches from the root
+    anew, over its children in turn, so asking for parents one by one costs more the later the node
+    lies in a large file."""
+    found = []
+    current = root.child_with_descendant(node)
+    while current is not None and current != node:
+        found.append(current)
+        current = current.child_with_descendant(node)
+    found.reverse()
+    return found

@@ -13,7 +13,7 @@ from kernelscope.frontend.body import AssignmentIndex, Pointer, Scope, Value, Wa
 from kernelscope.frontend.ctypes import TypeTable, normalise_type
 from kernelscope.frontend.hoisting import mark_loop_invariant_loads
 from kernelscope.frontend.macros import Preprocessed, preprocess
-from kernelscope.frontend.nodes import FIELD, language as _language, leaf_name as _leaf_name, node_text as _text
+from kernelscope.frontend.nodes import FIELD, ancestors, language as _language, leaf_name as _leaf_name, node_text as _text
 from kernelscope.frontend.shims import apply_shims
 from kernelscope.frontend.template_types import HostTemplates, deduce, substitute
 from kernelscope.model import FileModel, Kernel, LaunchSite, Param, SourceError
@@ -51,6 +51,7 @@ class FileUnit:
         self.assignments = AssignmentIndex(text)  # what the assignments under a node assign (body.py)
         # 1-based (line, column) in the original file of an offset in the parsed text
         self.line_col = pre.line_col
+        self.root = None                          # the parsed tree's root node (set once parsed)
 
     def node_text(self, node) -> str:
         """A node's parsed text ('' for None): ASCII, so byte offsets are string offsets, and a
@@ -97,6 +98,7 @@ def _parse_file(text: str, path: str, defines: dict | None, arch: str, preproces
         parsed_text += "}" * unclosed + "\n"
     tree = _parser().parse(parsed_text.encode("ascii"))
     unit = FileUnit(pre, parsed_text)
+    unit.root = tree.root_node
     model = FileModel(path=path, text=text)
     model.errors.extend(e for e in pre.errors if e.line > 0)
     model.errors.extend(SourceError(1, 1, e.message) for e in pre.errors if e.line == 0)
@@ -407,8 +409,9 @@ def _collect_device_functions(unit: FileUnit, captures: dict) -> None:
             parameters.append((_leaf_name(param_declarator) or "", param_type + "*" * stars))
         return_type = normalise_type(_text(node.child_by_field_id(FIELD.type)))
         template_params = []
-        if node.parent is not None and node.parent.type == "template_declaration":
-            template_list = node.parent.child_by_field_id(FIELD.parameters)
+        parent = node.parent
+        if parent is not None and parent.type == "template_declaration":
+            template_list = parent.child_by_field_id(FIELD.parameters)
             for param in (template_list.named_children if template_list is not None else []):
                 template_params.append(_leaf_name(param.child_by_field_id(FIELD.declarator)) or _type_param_name(param))
         unit.device_functions[name] = (parameters, body, return_type, template_params)
@@ -519,14 +522,12 @@ def _kernel(unit: FileUnit, node, launch_bounds, instantiations: dict, launches:
     line, column = unit.line_col(declarator.start_byte)
     kernel = Kernel(name=name, line=line, column=column)
     kernel.end_line = unit.line_col(max(node.end_byte - 1, node.start_byte))[0]
-    parent = node.parent
     template = None
-    while parent is not None:
+    for parent in ancestors(unit.root, node) + [unit.root]:
         if parent.type == "template_declaration" and template is None:
             template = parent
         if parent.type == "linkage_specification":
             kernel.extern_c = True
-        parent = parent.parent
     mark = _first_mark_between(launch_bounds, node.start_byte, declarator.start_byte)
     kernel.launch_bounds = tuple(_int_or_text(a) for a in mark.arguments) if mark is not None else ()
     type_params = set()
@@ -654,9 +655,6 @@ def _bind_type_parameters(unit: FileUnit, kernel: Kernel, type_params: set, para
             kernel.template_types[name] = (DEFAULT_ELEMENT_TYPE, "default")
 
 
-_POINTER_QUALIFIERS = re.compile(r"__restrict__|__restrict|\bconst\b")
-
-
 def _param(unit: FileUnit, param) -> Param | None:
     type_node = param.child_by_field_id(FIELD.type)
     declarator = param.child_by_field_id(FIELD.declarator)
@@ -670,8 +668,11 @@ def _param(unit: FileUnit, param) -> Param | None:
     type_name = normalise_type(type_text) if type_node is not None else "int"
     declarator_text = text(declarator)
     is_pointer = "*" in declarator_text or "[" in declarator_text
-    qualifiers = {text(c) for c in param.children if c.type == "type_qualifier"}
-    inner_qualifiers = set(_POINTER_QUALIFIERS.findall(declarator_text))
+    # Only `const` and `__restrict__` among the qualifiers matter: most parameters have neither
+    # in their text, and then no child needs reading.
+    parameter_text = text(param)
+    qualifiers = {text(c) for c in param.children if c.type == "type_qualifier"} \
+        if "const" in parameter_text or "__restrict__" in parameter_text else ()
     pointee = unit.types.resolve(type_name)
     line, _ = unit.line_col(param.start_byte)
     return Param(
@@ -680,7 +681,8 @@ def _param(unit: FileUnit, param) -> Param | None:
         is_pointer=is_pointer,
         elem_bytes=unit.types.size_of(pointee) if is_pointer else unit.types.size_of(type_name),
         is_const="const" in qualifiers or "const" in type_text,
-        is_restrict=bool(inner_qualifiers & {"__restrict__", "__restrict"}) or "__restrict__" in qualifiers,
+        # (a `__restrict__` or `__restrict` in the declarator: `float* __restrict__ out`)
+        is_restrict="__restrict" in declarator_text or "__restrict__" in qualifiers,
         line=line,
     )
 
