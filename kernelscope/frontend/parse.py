@@ -448,9 +448,8 @@ def _collect_launches(unit: FileUnit, captures: dict, root) -> list[LaunchSite]:
     launches = []
     functions = {}
     for node in captures.get("launch", []):
-        function = node.parent
-        while function is not None and function.type != "function_definition":
-            function = function.parent
+        # (the nearest enclosing function, from one search down: see nodes.ancestors)
+        function = next((a for a in ancestors(root, node) if a.type == "function_definition"), None)
         functions.setdefault(function.id if function is not None else None, (function, []))[1].append(node)
     # only template kernels need their launches' host context (a walk over the whole file)
     host = HostTemplates(root, captures) if functions and "template" in unit.text else None

@@ -12,7 +12,7 @@ kernel's type parameters can be deduced the way the compiler deduces them.
 from __future__ import annotations
 
 from kernelscope.frontend.ctypes import normalise_type
-from kernelscope.frontend.nodes import FIELD, leaf_name as _leaf, node_text as _text
+from kernelscope.frontend.nodes import FIELD, ancestors, leaf_name as _leaf, node_text as _text
 
 _DECLARATIONS = ("parameter_declaration", "declaration", "field_declaration", "optional_parameter_declaration")
 
@@ -60,9 +60,8 @@ class HostTemplates:
 
     def launch_context(self, launch_node) -> tuple[dict, list]:
         """(host template bindings, declared argument types) of a launch's call expression."""
-        function = launch_node.parent
-        while function is not None and function.type != "function_definition":
-            function = function.parent
+        # (the nearest enclosing function, from one search down: see nodes.ancestors)
+        function = next((a for a in ancestors(self.root, launch_node) if a.type == "function_definition"), None)
         if function is None:
             return {}, [self._declared_type(a, None, None) for a in self._launch_args(launch_node)]
         bindings, owner = {}, None
