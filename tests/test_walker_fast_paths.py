@@ -6,6 +6,7 @@ order it is first met (so that sharing, not only structure, has to agree) is com
 two; each shortcut broken on purpose must make some file's digest differ."""
 
 import dataclasses
+import re
 from pathlib import Path
 
 import pytest
@@ -168,3 +169,58 @@ def test_an_ancestor_search_that_stops_short_is_caught():
     from kernelscope.frontend.nodes import ancestors
     pairs = _parent_chains(CUDA_FILES[:80], lambda root, node: ancestors(root, node)[:-1])
     assert any(by_parent != found for by_parent, found in pairs)
+
+
+def _one_declaration(scope, name: str, nested: bool):
+    """A search for `name` alone: the first declaration of it in `scope`, depth first in source
+    order (at file scope, outside functions and classes), as template_types._declarations reads
+    every name's."""
+    from kernelscope.frontend.ctypes import normalise_type
+    from kernelscope.frontend.nodes import FIELD, leaf_name, node_text
+    from kernelscope.frontend.template_types import _DECLARATIONS, _FILE_LEVEL
+    stack = list(reversed(scope.children))
+    while stack:
+        node = stack.pop()
+        if node.type in _DECLARATIONS:
+            type_node = node.child_by_field_id(FIELD.type)
+            for declarator in node.children_by_field_id(FIELD.declarator):
+                if type_node is not None and leaf_name(declarator) == name:
+                    written = node_text(declarator)
+                    return normalise_type(node_text(type_node)) + "*" * (written.split(name)[0].count("*") +
+                                                                         written.count("["))
+        if nested or node.type in _FILE_LEVEL:
+            stack.extend(reversed(node.children))
+    return None
+
+
+def _declaration_disagreements(declarations, paths) -> int:
+    from kernelscope.frontend import parse as front
+    compared = disagreements = 0
+    for path in paths:
+        text = path.read_text(errors="replace")
+        root = front._parser().parse(text.encode("ascii", "replace")).root_node
+        names = sorted(set(re.findall(r"\b[A-Za-z_]\w*\b", text)))
+        functions, stack = [], [root]
+        while stack:
+            node = stack.pop()
+            if node.type == "function_definition":
+                functions.append(node)
+            stack.extend(node.children)
+        scopes = [(root, False)] + [(n, True) for n in functions]
+        for scope, nested in scopes:
+            found = declarations(scope, nested)
+            for name in names:
+                compared += 1
+                disagreements += found.get(name) != _one_declaration(scope, name, nested)
+    assert compared > 10000
+    return disagreements
+
+
+def test_every_declaration_is_read_as_a_search_for_it_alone_finds_it():
+    from kernelscope.frontend.template_types import _declarations
+    assert _declaration_disagreements(_declarations, CUDA_FILES[::4]) == 0
+
+
+def test_declarations_read_with_the_wrong_scope_rules_are_caught():
+    from kernelscope.frontend.template_types import _declarations
+    assert _declaration_disagreements(lambda scope, nested: _declarations(scope, not nested), CUDA_FILES[::4]) > 0

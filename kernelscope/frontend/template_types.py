@@ -42,6 +42,7 @@ class HostTemplates:
     def __init__(self, root, captures: dict):
         """captures: the file's query captures by name, in source order (frontend.parse)."""
         self.root = root
+        self._declared: dict = {}               # scope node id -> _declarations(scope)
         self.instances: dict[str, set] = {}     # template name -> argument tuples as written
         self.classes: dict[str, object] = {}    # class name -> class_specifier node with a body
         for name, args in zip(captures.get("template_id.name", []), captures.get("template_id.args", [])):
@@ -105,7 +106,12 @@ class HostTemplates:
         for scope in (function, owner, self.root):
             if scope is None:
                 continue
-            found = _find_declaration(scope, name, nested=scope is not self.root)
+            # (every name's first declaration in the scope, read once: a host function launches
+            # many kernels with many arguments, and each search would walk the function again)
+            declared = self._declared.get(scope.id)
+            if declared is None:
+                declared = self._declared[scope.id] = _declarations(scope, nested=scope is not self.root)
+            found = declared.get(name)
             if found:
                 return found
         return None
@@ -115,22 +121,26 @@ _FILE_LEVEL = ("preproc_ifdef", "preproc_if", "preproc_else", "preproc_elif", "l
                "namespace_definition", "declaration_list")
 
 
-def _find_declaration(scope, name: str, nested: bool) -> str | None:
-    """'T*' / 'float' for the first declaration of `name` in `scope`; at file scope only
-    declarations outside functions and classes count."""
+def _declarations(scope, nested: bool) -> dict:
+    """name -> the type of its first declaration in `scope` ('T*' / 'float'), for every name
+    declared there; at file scope (not `nested`) only declarations outside functions and classes
+    count. One walk, depth first in source order."""
+    found: dict = {}
     stack = list(reversed(scope.children))
     while stack:
         node = stack.pop()
         if node.type in _DECLARATIONS:
             type_node = node.child_by_field_id(FIELD.type)
-            for declarator in node.children_by_field_id(FIELD.declarator):
-                if type_node is not None and _leaf(declarator) == name:
-                    written = _text(declarator)
-                    stars = written.split(name)[0].count("*") + written.count("[")
-                    return normalise_type(_text(type_node)) + "*" * stars
+            if type_node is not None:
+                for declarator in node.children_by_field_id(FIELD.declarator):
+                    name = _leaf(declarator)
+                    if name and name not in found:
+                        written = _text(declarator)
+                        stars = written.split(name)[0].count("*") + written.count("[")
+                        found[name] = normalise_type(_text(type_node)) + "*" * stars
         if nested or node.type in _FILE_LEVEL:
             stack.extend(reversed(node.children))
-    return None
+    return found
 
 
 def substitute(type_text: str, bindings: dict) -> str:
