@@ -224,3 +224,37 @@ def test_every_declaration_is_read_as_a_search_for_it_alone_finds_it():
 def test_declarations_read_with_the_wrong_scope_rules_are_caught():
     from kernelscope.frontend.template_types import _declarations
     assert _declaration_disagreements(lambda scope, nested: _declarations(scope, not nested), CUDA_FILES[::4]) > 0
+
+
+def _directive_lines_by_pattern(text: str, pattern: str = r"^[^\S\n]*#") -> list:
+    """The directive lines as a pattern anchored at line starts finds them."""
+    found, end = [], 0
+    for match in re.finditer(pattern, text, re.MULTILINE):
+        start = match.start()
+        if start < end:
+            continue
+        newline = text.find("\n", start)
+        while newline > 0 and text[newline - 1] == "\\":
+            newline = text.find("\n", newline + 1)
+        end = len(text) if newline == -1 else newline + 1
+        found.append((start, end))
+    return found
+
+
+def _directive_texts() -> list:
+    import random
+    generator = random.Random(22)
+    pieces = ["#", "# define X 1", "  #if A", "\t#", "x # y", "\\\n", "\n", " ", "\x0b", "\x1c", "a", "##", "//#"]
+    soups = ["".join(generator.choice(pieces) for _ in range(generator.randrange(1, 40))) for _ in range(3000)]
+    return soups + [p.read_text(errors="replace") for p in CUDA_FILES]
+
+
+def test_directive_lines_are_the_lines_a_pattern_anchored_at_line_starts_finds():
+    from kernelscope.frontend.macros import _directive_lines
+    assert [t for t in _directive_texts() if list(_directive_lines(t)) != _directive_lines_by_pattern(t)] == []
+
+
+def test_directive_lines_that_allow_anything_before_the_hash_are_caught():
+    from kernelscope.frontend.macros import _directive_lines
+    # the comparison above, against lines read with anything allowed before their `#`
+    assert any(list(_directive_lines(t)) != _directive_lines_by_pattern(t, r"^[^\n]*?#") for t in _directive_texts())

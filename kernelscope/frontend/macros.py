@@ -645,24 +645,28 @@ def preprocess(text: str, defines: dict | None = None, arch: str = "sm_90") -> P
 
 # -- helpers ------------------------------------------------------------------------------------
 
-# a line whose first character other than white space is `#`
-_DIRECTIVE_START = re.compile(r"^[^\S\n]*#", re.MULTILINE)
-
-
 def _directive_lines(text: str):
     """(start, end) of each directive's logical line, end including the newline: backslash-newline
-    continues a directive on the next line (which is then no line of its own)."""
+    continues a directive on the next line (which is then no line of its own). A directive's line
+    is one whose first character other than white space is `#`: found from the `#` characters
+    (str.find), where a regular expression anchored at every line start tried each offset of the
+    text in turn."""
     length = len(text)
-    end = 0
-    for match in _DIRECTIVE_START.finditer(text):
-        start = match.start()
-        if start < end:
-            continue                      # a continuation line of the directive before
+    position = text.find("#")
+    while position >= 0:
+        start = text.rfind("\n", 0, position) + 1
+        prefix = text[start:position]
+        if prefix and not prefix.isspace():
+            # (no directive here, nor later on this line)
+            newline = text.find("\n", position)
+            position = -1 if newline < 0 else text.find("#", newline)
+            continue
         newline = text.find("\n", start)
         while newline > 0 and text[newline - 1] == "\\":
             newline = text.find("\n", newline + 1)
         end = length if newline == -1 else newline + 1
         yield start, end
+        position = text.find("#", end)
 
 
 def _split_directive(stripped: str) -> tuple[str, str, str]:
