@@ -5,17 +5,10 @@ atomics that hand out slots, and one-store races in a one-warp block."""
 from __future__ import annotations
 
 from kernelscope.analyses import sync
-from kernelscope.frontend import parse_file
 from kernelscope.rules import sync as sync_rules
+from kernel_bodies import kernel_of
 
 CG = "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
-
-
-def kernel_of(body: str, params: str = "const float* x, float* y, int n", prefix: str = ""):
-    source = f'{prefix}extern "C" __global__ void k({params})\n{{\n{body}\n}}\n'
-    model = parse_file(source, "k.cu")
-    assert model.kernels, model.errors
-    return model.kernels[0]
 
 
 def findings(body: str, block=(128, 1, 1), grid=None, bindings=None, prefix: str = "",

@@ -11,15 +11,9 @@ import pytest
 
 from kernelscope.analyses import sync
 from kernelscope.frontend import parse_file
+from kernel_bodies import kernel_of
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def kernel_of(body: str, params: str = "const float* x, float* y, int n"):
-    source = f'extern "C" __global__ void k({params})\n{{\n{body}\n}}\n'
-    model = parse_file(source, "k.cu")
-    assert model.kernels, model.errors
-    return model.kernels[0]
 
 
 BODIES = {

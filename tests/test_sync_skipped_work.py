@@ -12,14 +12,7 @@ from kernelscope import symbolic as sx
 from kernelscope.analyses import sync
 from kernelscope.analyses.batched_trips import MIXED, NOWHERE, counter_column, values_for_trips
 from kernelscope.analyses.loops import UNKNOWN
-from kernelscope.frontend import parse_file
-
-
-def kernel_of(body: str, params: str = "const float* x, float* y, int n"):
-    source = f'extern "C" __global__ void k({params})\n{{\n{body}\n}}\n'
-    model = parse_file(source, "k.cu")
-    assert model.kernels, model.errors
-    return model.kernels[0]
+from kernel_bodies import kernel_of
 
 
 def analyze(body: str, bindings=None, **kwargs):

@@ -729,37 +729,9 @@ class Walker:
         right_node = node.child_by_field_id(FIELD.right)
         if depth > MAX_EXPRESSION_DEPTH or left_node is None or right_node is None:
             return self._binary_general(node, depth)
-        source, env = self._source, self.env
-        kind = left_node.type
-        if kind == "identifier":
-            left = env.get(source[left_node.start_byte:left_node.end_byte])
-            if left is None or left.location is not None:
-                left = self.expr_identifier(left_node, depth + 1)
-            left_expr, left_ctype, left_pointer = left.expr, left.ctype, left.pointer
-        elif kind == "number_literal":
-            left = None
-            left_expr, left_ctype = _number_parts(source[left_node.start_byte:left_node.end_byte])
-            left_pointer = None
-        else:
-            handler = _EXPRESSION_HANDLERS.get(kind)
-            left = handler(self, left_node, depth + 1, False) if handler is not None else \
-                self.expression(left_node, depth)
-            left_expr, left_ctype, left_pointer = left.expr, left.ctype, left.pointer
-        kind = right_node.type
-        if kind == "identifier":
-            right = env.get(source[right_node.start_byte:right_node.end_byte])
-            if right is None or right.location is not None:
-                right = self.expr_identifier(right_node, depth + 1)
-            right_expr, right_ctype, right_pointer = right.expr, right.ctype, right.pointer
-        elif kind == "number_literal":
-            right = None
-            right_expr, right_ctype = _number_parts(source[right_node.start_byte:right_node.end_byte])
-            right_pointer = None
-        else:
-            handler = _EXPRESSION_HANDLERS.get(kind)
-            right = handler(self, right_node, depth + 1, False) if handler is not None else \
-                self.expression(right_node, depth)
-            right_expr, right_ctype, right_pointer = right.expr, right.ctype, right.pointer
+        left, left_expr, left_ctype, left_pointer = self._operand(left_node, depth)
+        right, right_expr, right_ctype, right_pointer = self._operand(right_node, depth)
+        source = self._source
         operator_node = node.child_by_field_id(FIELD.operator)
         operator = source[operator_node.start_byte:operator_node.end_byte] if operator_node is not None else ""
         if left_pointer is not None or right_pointer is not None:
@@ -777,6 +749,23 @@ class Walker:
         if left_expr.__class__ in _FOLDLESS and right_expr.__class__ in _FOLDLESS:
             return Value(sx.Binary(operator, left_expr, right_expr), ctype)     # what sx.binary builds for them
         return Value(sx.binary(operator, left_expr, right_expr), ctype)
+
+    def _operand(self, node, depth):
+        """(Value or None, expr, ctype, pointer) of a binary operator's operand: a name or a number
+        is read without expression()'s dispatch (most operands are one or the other), and a number
+        gets no Value (None) since only its parts are needed."""
+        kind = node.type
+        if kind == "identifier":
+            value = self.env.get(self._source[node.start_byte:node.end_byte])
+            if value is None or value.location is not None:
+                value = self.expr_identifier(node, depth + 1)
+        elif kind == "number_literal":
+            expr, ctype = _number_parts(self._source[node.start_byte:node.end_byte])
+            return None, expr, ctype, None
+        else:
+            handler = _EXPRESSION_HANDLERS.get(kind)
+            value = handler(self, node, depth + 1, False) if handler is not None else self.expression(node, depth)
+        return value, value.expr, value.ctype, value.pointer
 
     def _binary_general(self, node, depth) -> Value:
         """expr_binary_expression by the general path: each operand through `expression`."""
