@@ -92,13 +92,18 @@ def _findings(kernel, bindings) -> dict:
     return sync.analyze(kernel, (256, 1, 1), bindings, grid=(2, 1, 1)).to_json()
 
 
+def _same_without(switch: str, kernel, bindings, monkeypatch) -> None:
+    """The findings with sync's `switch` on equal those with it off, and those with no loop batched."""
+    expected = _findings(kernel, bindings)
+    monkeypatch.setattr(sync, switch, False)
+    assert expected == _findings(kernel, bindings)
+    monkeypatch.setattr(sync, "MIN_BATCH", 1 << 30)
+    assert expected == _findings(kernel, bindings)
+
+
 @pytest.mark.parametrize("name,kernel,bindings", list(_cases()), ids=lambda case: case if isinstance(case, str) else "")
 def test_screened_intervals_find_what_unscreened_ones_find(name, kernel, bindings, monkeypatch):
-    screened = _findings(kernel, bindings)
-    monkeypatch.setattr(sync, "SCREEN_INTERVALS", False)
-    assert screened == _findings(kernel, bindings)
-    monkeypatch.setattr(sync, "MIN_BATCH", 1 << 30)
-    assert screened == _findings(kernel, bindings)
+    _same_without("SCREEN_INTERVALS", kernel, bindings, monkeypatch)
 
 
 def test_the_screen_runs_and_clears_intervals(monkeypatch):
@@ -237,11 +242,7 @@ NEST_CASES = list(_nest_cases())
 
 @pytest.mark.parametrize("name,kernel,bindings", NEST_CASES, ids=lambda case: case if isinstance(case, str) else "")
 def test_a_nest_run_as_one_batch_finds_what_the_walk_finds(name, kernel, bindings, monkeypatch):
-    batched = _findings(kernel, bindings)
-    monkeypatch.setattr(sync, "NEST_BATCHES", False)
-    assert batched == _findings(kernel, bindings)
-    monkeypatch.setattr(sync, "MIN_BATCH", 1 << 30)
-    assert batched == _findings(kernel, bindings)
+    _same_without("NEST_BATCHES", kernel, bindings, monkeypatch)
 
 
 def test_a_nest_batch_cut_short_by_the_trace_limit_is_walked(monkeypatch):

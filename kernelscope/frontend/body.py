@@ -1365,7 +1365,9 @@ def _number(text: str) -> Value:
 
 
 def _number_parts(text: str) -> tuple:
-    """(Expr, type) of a number literal: what _number wraps in a Value."""
+    """(Expr, type) of a number literal: what _number wraps in a Value. Written out beside _number
+    rather than called by it: the general path must not share the fast path's code, or
+    tests/test_walker_fast_paths.py could not tell a broken shortcut from the general path."""
     known = _NUMBERS.get(text)
     if known is None:
         known = _read_number(text)
