@@ -4,6 +4,9 @@
 #
 #   bash benchmarks/instructions_analyze.sh TREE [TREE...]         # realistic 800-kernel file
 #   WORKLOAD=real bash benchmarks/instructions_analyze.sh TREE...  # the 40 real programs
+#   VIA=cli WORKLOAD=real bash benchmarks/instructions_analyze.sh TREE...
+#       # through the analyze command (click's CliRunner, JSON output), as bench_analyze's
+#       # in-process figures run it: adds option parsing, the configuration lookup and the JSON
 #
 # Each TREE is a kernelscope checkout (put first on PYTHONPATH). One process analyses the workload
 # once to warm up (imports, the compiled query, first-use caches), then once more inside
@@ -14,6 +17,7 @@
 set -u
 [ $# -ge 1 ] || { echo "usage: instructions_analyze.sh TREE [TREE...]" >&2; exit 2; }
 workload=${WORKLOAD:-realistic}
+via=${VIA:-api}
 bench=$(cd "$(dirname "$0")" && pwd)
 driver=$(mktemp /tmp/kernelscope-instructions.XXXXXX.py)
 trap 'rm -f "$driver"' EXIT
@@ -36,6 +40,27 @@ def analyse_all():
             analyze.analyze_source(text, path, registers="estimate")
 
 
+if "$via" == "cli":
+    import tempfile
+    from click.testing import CliRunner
+    from kernelscope.cli import cli
+
+    runner = CliRunner()
+    scratch = tempfile.mkdtemp()
+    paths = []
+    for number, (path, text) in enumerate(files):
+        if not path.endswith(".cu") or "/" not in path:      # the generated realistic file
+            path = f"{scratch}/{number}.cu"
+            with open(path, "w") as handle:
+                handle.write(text)
+        paths.append(path)
+
+    def analyse_all():
+        for path in paths:
+            result = runner.invoke(cli, [*bench_analyze.ANALYZE, path])
+            assert result.exit_code in (0, 1), result.output
+
+
 analyse_all()
 list(itertools.starmap(analyse_all, [()]))   # the counted pass
 PY
@@ -46,5 +71,5 @@ instructions() {
 }
 for tree in "$@"; do
     count=$(instructions "$tree")
-    echo "$workload $(cd "$tree" && git rev-parse --short HEAD 2>/dev/null || echo "$tree"): $(( count / 1000000 )) M instructions per warm run"
+    echo "$workload ($via) $(cd "$tree" && git rev-parse --short HEAD 2>/dev/null || echo "$tree"): $(( count / 1000000 )) M instructions per warm run"
 done

@@ -187,3 +187,33 @@ def test_a_setup_cfg_of_another_tool_is_skipped_and_the_search_goes_on_upwards(t
 def test_a_kernelscope_section_in_setup_cfg_is_still_found(tmp_path):
     write(tmp_path / "setup.cfg", "[metadata]\nname = x\n\n[kernelscope]\nselect = KS1\n")
     assert SettingsResolver().for_path(tmp_path / "k.cu").select == ("KS1",)
+
+
+def test_names_that_are_not_regular_files_are_passed_over_without_reading_them(tmp_path):
+    # a directory called pyproject.toml and a named pipe called setup.cfg: opening the pipe to look
+    # for a [kernelscope] header would wait for a writer forever
+    import os
+    import threading
+
+    write(tmp_path / "pyproject.toml", '[tool.kernelscope]\nselect = ["KS1"]\n')
+    (tmp_path / "pkg" / "pyproject.toml").mkdir(parents=True)
+    os.mkfifo(tmp_path / "pkg" / "setup.cfg")
+    found = []
+    # in a daemon thread, so that a lookup stuck on the pipe fails the test instead of hanging it
+    lookup = threading.Thread(target=lambda: found.append(SettingsResolver().for_path(tmp_path / "pkg" / "k.cu")),
+                              daemon=True)
+    lookup.start()
+    lookup.join(timeout=60)
+    assert found, "the configuration lookup blocked on a named pipe"
+    assert found[0].select == ("KS1",)
+
+
+def test_a_path_given_as_text_or_relative_resolves_like_its_absolute_path(tmp_path, monkeypatch):
+    write(tmp_path / "setup.cfg", "[kernelscope]\nselect = KS1\n")
+    (tmp_path / "src").mkdir()
+    monkeypatch.chdir(tmp_path / "src")
+    resolver = SettingsResolver()
+    by_text = resolver.for_path("k.cu")
+    assert by_text.select == ("KS1",)
+    assert by_text.source == tmp_path / "setup.cfg"
+    assert resolver.for_path(tmp_path / "src") is by_text   # a directory is its own start

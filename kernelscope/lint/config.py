@@ -17,6 +17,7 @@ import configparser
 import dataclasses
 import fnmatch
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Optional
@@ -116,8 +117,10 @@ class Overrides:
     show_info: Optional[bool] = None
 
     def apply(self, settings: Settings) -> Settings:
-        changes = {name: value for name, value in dataclasses.asdict(self).items()
-                   if value is not None and name not in ("severity", "extend_exclude")}
+        # the fields' own values: asdict would deep-copy them (they are immutable) at a cost paid by
+        # every command run
+        changes = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
+                   if getattr(self, f.name) is not None and f.name not in ("severity", "extend_exclude")}
         if self.severity:
             changes["severity"] = settings.severity + tuple(self.severity)
         if self.extend_exclude:
@@ -140,42 +143,53 @@ class SettingsResolver:
     def for_path(self, path: str | os.PathLike) -> Settings:
         if self._forced is not None:
             return self._forced
-        path = Path(os.path.abspath(path))
-        return self._for_directory(path if path.is_dir() else path.parent)
+        # plain strings on the way up: pathlib's joins and comparisons cost more than the stats
+        # of the directories they name, and every command run pays them
+        path = os.path.abspath(path)
+        return self._for_directory(path if os.path.isdir(path) else os.path.dirname(path))
 
-    def _for_directory(self, directory: Path) -> Settings:
+    def _for_directory(self, directory: str) -> Settings:
         if directory not in self._by_directory:
             found = find_config_in(directory)
+            parent = os.path.dirname(directory)
             if found is not None:
                 if found not in self._by_file:
                     self._by_file[found] = self.overrides.apply(load_config_file(found, self.defaults))
                 settings = self._by_file[found]
-            elif directory.parent != directory:
-                settings = self._for_directory(directory.parent)
+            elif parent != directory:
+                settings = self._for_directory(parent)
             else:
                 settings = self.overrides.apply(dataclasses.replace(self.defaults, root=Path.cwd()))
             self._by_directory[directory] = settings
         return self._by_directory[directory]
 
 
-def find_config_in(directory: Path) -> Optional[Path]:
+def find_config_in(directory: str | os.PathLike) -> Optional[Path]:
     """The configuration file in `directory` that has a kernelscope section, if any.
 
     A file whose text cannot hold the section (no `kernelscope` in a pyproject.toml, no
     `[kernelscope]` header in a setup.cfg) is not parsed: most projects' files are someone else's
     configuration, and parsing them cost more than analysing a small kernel."""
-    pyproject = directory / "pyproject.toml"
+    pyproject = os.path.join(directory, "pyproject.toml")
     if _mentions(pyproject, b"kernelscope") and "kernelscope" in _read_toml(pyproject).get("tool", {}):
-        return pyproject
-    setup_cfg = directory / "setup.cfg"
+        return Path(pyproject)
+    setup_cfg = os.path.join(directory, "setup.cfg")
     if _mentions(setup_cfg, b"[kernelscope]") and _read_ini(setup_cfg).has_section("kernelscope"):
-        return setup_cfg
+        return Path(setup_cfg)
     return None
 
 
-def _mentions(path: Path, needle: bytes) -> bool:
+def _mentions(path: str, needle: bytes) -> bool:
     """Whether `path` is a readable file whose bytes contain `needle`. An unreadable file counts as
-    mentioning it, so that parsing it reports the error."""
+    mentioning it, so that parsing it reports the error. Most directories on the way up hold neither
+    file: a stat answers for them without the cost of a failed open()."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return False
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError:
+        return True
     try:
         with open(path, "rb") as handle:
             return needle in handle.read()
@@ -203,7 +217,7 @@ def load_config_file(path: Path, defaults: Settings | None = None) -> Settings:
     return _build(values, root=path.parent, source=path, defaults=defaults)
 
 
-def _read_toml(path: Path) -> dict:
+def _read_toml(path: str | os.PathLike) -> dict:
     try:
         with open(path, "rb") as handle:
             return tomllib.load(handle)
@@ -211,7 +225,7 @@ def _read_toml(path: Path) -> dict:
         raise UsageError(f"cannot read {path}: {exc}") from None
 
 
-def _read_ini(path: Path) -> configparser.ConfigParser:
+def _read_ini(path: str | os.PathLike) -> configparser.ConfigParser:
     parser = configparser.ConfigParser(interpolation=None)
     try:
         parser.read(path, encoding="utf-8")
