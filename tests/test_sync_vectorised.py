@@ -203,3 +203,48 @@ def test_distinct_words_are_the_unique_words():
     for size in (0, 1, 2, 7, 64):
         for words in (np.arange(size) * 3, rng.integers(0, 5, size), np.sort(rng.integers(0, 99, size))):
             assert np.array_equal(sync._distinct(words), np.unique(words))
+
+
+def _spread_footprints(rng, accesses, blocks):
+    """Footprints whose accesses keep to short ranges of words at random offsets, so that the
+    ranges of two blocks' accesses are often apart, sometimes overlap and sometimes only touch."""
+    footprints = []
+    for _ in blocks:
+        footprint = {}
+        for interval in range(2):
+            executed = rng.choice(len(accesses), size=int(rng.integers(1, 7)))
+            entries = []
+            for k in executed:
+                low = int(rng.integers(0, 6)) * 4
+                words = np.unique(np.concatenate([[low, low + 4], low + rng.integers(0, 5, 2)]))
+                entries.append((accesses[k], words))
+            footprint[(interval, "g")] = entries
+        footprints.append(footprint)
+    return footprints
+
+
+def _block_pairs_agree(seed: int) -> set:
+    rng = np.random.default_rng(seed)
+    accesses = [Access("store", 3, 5, 0), Access("load", 3, 9, 1), Access("store", 4, 2, 2),
+                Access("atomic", 5, 1, 3), Access("load", 7, 3, 5)]
+    blocks = [(0, 0, 0), (1, 0, 0), (2, 0, 0)]
+    outcomes = set()
+    for _ in range(80):
+        footprints = _spread_footprints(rng, accesses, blocks)
+        expected = block_pair_races(footprints, blocks, 4096)
+        found = sync._block_pair_races(footprints, blocks)
+        assert {(r.array, r.first_line, r.second_line): r for r in found} == expected
+        outcomes.add(len(expected))
+    return outcomes
+
+
+def test_block_pairs_apart_in_words_are_left_out_exactly():
+    # (only the pairs whose ranges of words overlap are intersected)
+    assert len(_block_pairs_agree(17)) > 2
+
+
+def test_ranges_that_only_touch_still_meet(monkeypatch):
+    monkeypatch.setattr(sync, "_spans_meet", lambda low_x, high_x, low_y, high_y:
+                        (low_x[:, None] < high_y[None, :]) & (low_y[None, :] < high_x[:, None]))
+    with pytest.raises(AssertionError):
+        _block_pairs_agree(17)

@@ -66,6 +66,7 @@ NEST_BATCHES = True      # loops of batchable and quiet loops run as one batch o
 MIN_NEST_ROWS = 32       # rows (outer and inner iterations) worth a nest's batch: it costs more to set up
 MAX_BATCH_CELLS = 1 << 20   # (rows x threads) of one nest's batch at most
 SCREEN_INTERVALS = True  # a batched loop's barrier intervals are screened for shared words at once
+SHARE_FOOTPRINTS = True  # instances with the same addresses and threads share one footprint (`Footprints`)
 MIN_BATCH = 8            # iterations worth evaluating at once (fewer cost about as much one by one)
 
 
@@ -534,9 +535,10 @@ class _MixedValues(Exception):
 class Instance:
     """One dynamic execution of an access."""
     __slots__ = ("access", "addresses", "mask", "epochs", "certain", "tile_epochs", "tile_width", "writes",
-                 "_footprints")
+                 "_footprints", "shared")
 
-    def __init__(self, access, addresses, mask, epochs, certain: bool = True, tile_epochs=None, tile_width=None):
+    def __init__(self, access, addresses, mask, epochs, certain: bool = True, tile_epochs=None, tile_width=None,
+                 shared: Footprints | None = None):
         self.access = access
         self.addresses = addresses      # per thread (all threads of the block); None when unknown
         self.mask = mask
@@ -545,51 +547,150 @@ class Instance:
         self.tile_epochs = tile_epochs  # count of narrower-than-warp tile syncs, and each thread's
         self.tile_width = tile_width    # tile width then: they order lanes of one tile only
         self.writes = access.op in ("store", "atomic")
-        self._footprints = None
+        self._footprints = None         # granule -> _Footprint
+        self.shared = shared            # the analysis' footprints, shared between instances (or None)
 
     def footprint(self, granule: int):
         """(words, threads): every `granule`-byte word each active thread touches; computed once per
         granule, since the race and redundant-barrier checks ask for it again and again."""
+        return self.entry(granule).pair
+
+    def entry(self, granule: int) -> _Footprint:
+        """The `_Footprint` behind `footprint(granule)`."""
         cache = self._footprints
         if cache is None:
             cache = self._footprints = {}
-        if granule not in cache:
-            if np.count_nonzero(self.mask) == self.mask.size:
-                threads, base = _every_thread(self.mask.size), self.addresses     # the usual case
-            else:
-                threads = np.flatnonzero(self.mask)
-                base = self.addresses[threads]
+        entry = cache.get(granule)
+        if entry is None:
+            full = np.count_nonzero(self.mask) == self.mask.size
             pieces = _pieces(self.access, granule)
-            if pieces == 1:
-                cache[granule] = (base // granule, threads)
+            if self.shared is not None:
+                entry = self.shared.find(self.addresses, self.mask, full, granule, pieces)
+            if entry is None:
+                entry = _Footprint(self.addresses, self.mask, _footprint(self.addresses, self.mask, full, granule,
+                                                                           pieces), pieces)
+                if self.shared is not None:
+                    self.shared.keep(entry, full, granule)
+            cache[granule] = entry
+        return entry
+
+
+def _footprint(addresses, mask, full: bool, granule: int, pieces: int) -> tuple:
+    """(words, threads) of addresses reached by the threads in `mask` (every thread when `full`)."""
+    if full:
+        threads, base = _every_thread(mask.size), addresses     # the usual case
+    else:
+        threads = np.flatnonzero(mask)
+        base = addresses[threads]
+    if pieces == 1:
+        return base // granule, threads
+    words = (base[:, None] + granule * np.arange(pieces)[None, :]) // granule
+    return words.reshape(-1), np.repeat(threads, pieces)
+
+
+class _Footprint:
+    """The footprint of one address array reached by one set of threads, in one word size, with what
+    the checks derive from it once: the rows `_touching` keeps, whether two different threads share a
+    word among them (`alone`) and the distinct words (`_distinct`). Instances with the same
+    addresses and threads (a load and a store of `t[i] += ...`, or the same access in the next block
+    when its address does not read blockIdx) share one."""
+    __slots__ = ("addresses", "mask", "pair", "pieces", "touch", "alone", "distinct")
+
+    def __init__(self, addresses, mask, pair: tuple, pieces: int):
+        self.addresses = addresses      # (kept alive: the shared table knows them by identity)
+        self.mask = mask
+        self.pair = pair                # (words, threads)
+        self.pieces = pieces
+        self.touch = None               # see `touching`
+        self.alone = None               # whether two different threads touch one of its words
+        self.distinct = None            # its words, each once
+
+    def touching(self) -> tuple:
+        """`pair` without the rows that only repeat that several threads touch a word (see `_touching`)."""
+        touch = self.touch
+        if touch is None:
+            words, threads = self.pair
+            pieces = self.pieces
+            if self.addresses.strides == (0,) and words.size > 2 * pieces:
+                touch = (np.concatenate([words[:pieces], words[-pieces:]]),
+                         np.concatenate([threads[:pieces], threads[-pieces:]]))
             else:
-                words = (base[:, None] + granule * np.arange(pieces)[None, :]) // granule
-                cache[granule] = (words.reshape(-1), np.repeat(threads, pieces))
-        return cache[granule]
+                touch = self.pair
+            self.touch = touch
+        return touch
+
+
+class Footprints:
+    """The footprints of one analysis, by the identity of the address array and of the threads
+    reaching it (none for every thread), the word size and the words per element: instances that
+    share them compute them once. The entry keeps the arrays alive, so no other array can take
+    their identity; the oldest go first."""
+
+    LIMIT = 1024
+
+    def __init__(self):
+        self.entries: dict = {}
+        self.alone: dict = {}       # id((words, threads)) -> (it, whether two threads share a word of it)
+
+    def remember_alone(self, pair: tuple, answer: bool) -> None:
+        if len(self.alone) >= self.LIMIT:
+            del self.alone[next(iter(self.alone))]
+        self.alone[id(pair)] = (pair, answer)
+
+    def find(self, addresses, mask, full: bool, granule: int, pieces: int):
+        return self.entries.get((id(addresses), None if full else id(mask), granule, pieces))
+
+    def keep(self, entry: _Footprint, full: bool, granule: int) -> None:
+        if len(self.entries) >= self.LIMIT:
+            del self.entries[next(iter(self.entries))]
+        self.entries[(id(entry.addresses), None if full else id(entry.mask), granule, entry.pieces)] = entry
 
 
 def _footprints(instances: list, granule: int) -> list:
     """[i.footprint(granule) for i in instances], computing those not yet known for all of them
     at once when every thread of the block makes them (most accesses): one division of their
     stacked addresses instead of one per access."""
+    return [entry.pair for entry in _entries(instances, granule)]
+
+
+def _entries(instances: list, granule: int) -> list:
+    """[i.entry(granule) for i in instances], those not yet known that every thread of the block
+    makes computed at once (see `_footprints`)."""
     missing = [i for i in instances if i._footprints is None or granule not in i._footprints]
-    full = [i for i in missing if np.count_nonzero(i.mask) == i.mask.size]
-    if len(full) > 1:
-        by_pieces: dict = {}
-        for instance in full:
-            by_pieces.setdefault(_pieces(instance.access, granule), []).append(instance)
-        for pieces, same in by_pieces.items():
-            threads = _every_thread(same[0].mask.size)
-            words = np.stack([i.addresses for i in same]) // granule
+    if len(missing) > 1:
+        by_pieces: dict = {}    # pieces -> {id(addresses): [instances]}
+        for instance in missing:
+            if np.count_nonzero(instance.mask) != instance.mask.size:
+                continue
+            pieces = _pieces(instance.access, granule)
+            if instance.shared is not None:
+                entry = instance.shared.find(instance.addresses, instance.mask, True, granule, pieces)
+                if entry is not None:
+                    if instance._footprints is None:
+                        instance._footprints = {}
+                    instance._footprints[granule] = entry
+                    continue
+            by_pieces.setdefault(pieces, {}).setdefault(id(instance.addresses), []).append(instance)
+        for pieces, by_addresses in by_pieces.items():
+            if len(by_addresses) < 2:
+                continue    # one division either way
+            groups = list(by_addresses.values())
+            threads = _every_thread(groups[0][0].mask.size)
+            words = np.stack([same[0].addresses for same in groups]) // granule
             if pieces > 1:
                 # (a + granule * k) // granule is a // granule + k
-                words = (words[:, :, None] + np.arange(pieces)).reshape(len(same), -1)
+                words = (words[:, :, None] + np.arange(pieces)).reshape(len(groups), -1)
                 threads = np.repeat(threads, pieces)
-            for instance, row in zip(same, words):
-                if instance._footprints is None:
-                    instance._footprints = {}
-                instance._footprints[granule] = (row, threads)
-    return [i.footprint(granule) for i in instances]
+            for same, row in zip(groups, words):
+                first = same[0]
+                entry = _Footprint(first.addresses, first.mask, (row, threads), pieces)
+                if first.shared is not None:
+                    first.shared.keep(entry, True, granule)
+                for instance in same:
+                    if instance._footprints is None:
+                        instance._footprints = {}
+                    instance._footprints[granule] = entry
+    return [i.entry(granule) for i in instances]
 
 
 def _pieces(access, granule: int) -> int:
@@ -602,15 +703,9 @@ def _touching(instances: list, granule: int) -> list:
     several threads touch a word: an access whose active threads all use one address (a broadcast
     read of a shared tile) keeps the rows of its first and its last thread. Whether two different
     threads touch a word, within these instances or with others (`_two_threads_on_a_word`,
-    `_meeting`), stays the same: a word two threads touch still has two, and every word is kept."""
-    touching = []
-    for instance, (words, threads) in zip(instances, _footprints(instances, granule)):
-        pieces = _pieces(instance.access, granule)
-        if instance.addresses.strides == (0,) and words.size > 2 * pieces:
-            words = np.concatenate([words[:pieces], words[-pieces:]])
-            threads = np.concatenate([threads[:pieces], threads[-pieces:]])
-        touching.append((words, threads))
-    return touching
+    `_meeting`), stays the same: a word two threads touch still has two, and every word is kept.
+    Instances that share a footprint get the same (words, threads) object."""
+    return [entry.touching() for entry in _entries(instances, granule)]
 
 
 _EVERY_THREAD: dict = {}
@@ -642,6 +737,8 @@ class Findings:
         self.loop_trips: dict = {}         # id(loop) -> most iterations executed (0: not computable)
         self.inexact: list = []
         self.unknown_addresses: set = set()   # id(access) of accesses whose unknown address was noted
+        # shared between the instances of all blocks (None: each instance computes its own)
+        self.footprints = Footprints() if SHARE_FOOTPRINTS else None
 
     def note(self, text: str) -> None:
         if text not in self.inexact and len(self.inexact) < MAX_NOTES:
@@ -1429,11 +1526,14 @@ class BlockRun:
         if event.read_only:
             return
         certain = not unknown or not any(c.expr.has_load() for c in unknown)
-        instance = Instance(access, addresses, mask, self.epochs, certain, self.tile_epochs, self.tile_width)
+        instance = Instance(access, addresses, mask, self.epochs, certain, self.tile_epochs, self.tile_width,
+                            self.found.footprints)
         self.interval.append(instance)
         if access.space == "global" and addresses is not None and certain and self.granules is not None:
-            words, _ = instance.footprint(self.granules.get(access.array, 4))
-            self.footprint.setdefault((self.grid_interval, access.array), []).append((access, _distinct(words)))
+            entry = instance.entry(self.granules.get(access.array, 4))
+            if entry.distinct is None:
+                entry.distinct = _distinct(entry.pair[0])
+            self.footprint.setdefault((self.grid_interval, access.array), []).append((access, entry.distinct))
 
     def address_trusted(self, event: Event) -> bool:
         """`trusted` for the event's access, asked once per event (the shapes are the kernel's)."""
@@ -1691,10 +1791,10 @@ def _hazard_across(before: list[Instance], after: list[Instance], space: ThreadS
             return True     # cannot rule it out
         granule = _granule(both)
         footprints = _touching(both, granule)
+        if not _two_threads_among(footprints, both[0].shared):
+            continue
         words = np.concatenate([w for w, _ in footprints])
         thread = np.concatenate([t for _, t in footprints])
-        if not _two_threads_on_a_word(words, thread):
-            continue
         sizes = [w.size for w, _ in footprints]
         kinds = np.repeat(np.array([_KIND.get(i.access.op, ATOMIC) for i in both], dtype=np.int64), sizes)
         side = np.repeat(np.arange(len(both)) >= len(group), sizes)
@@ -1786,10 +1886,26 @@ def _granule(group: list[Instance]) -> int:
 
 def _shared_by_threads(group: list[Instance]) -> bool:
     """Whether two different threads touch one word of the group's array."""
-    granule = _granule(group)
-    footprints = _touching(group, granule)
-    return _two_threads_on_a_word(np.concatenate([words for words, _ in footprints]),
-                                  np.concatenate([threads for _, threads in footprints]))
+    return _two_threads_among(_touching(group, _granule(group)), group[0].shared)
+
+
+def _two_threads_among(footprints: list, shared: Footprints | None) -> bool:
+    """Whether two different threads touch one word among the (words, threads) `footprints`. One
+    that several instances share (the same object, see `_touching`) counts once: its rows only
+    repeat. A footprint met alone is asked once per analysis (`shared`, when given, keeps the
+    answer)."""
+    distinct = list({id(pair): pair for pair in footprints}.values())
+    if len(distinct) == 1:
+        pair = distinct[0]
+        known = shared.alone.get(id(pair)) if shared is not None else None
+        if known is not None and known[0] is pair:
+            return known[1]
+        answer = _two_threads_on_a_word(*pair)
+        if shared is not None:
+            shared.remember_alone(pair, answer)
+        return answer
+    return _two_threads_on_a_word(np.concatenate([words for words, _ in distinct]),
+                                  np.concatenate([threads for _, threads in distinct]))
 
 
 def _touches(group: list[Instance], space: ThreadSpace) -> dict:
@@ -1927,35 +2043,69 @@ def _block_pair_races(footprints: list, blocks: list, pairs_cap: int = 4096) -> 
     another block reads or writes in the same grid interval (between grid-wide barriers); atomic
     pairs excepted. At most `pairs_cap` access pairs are compared, in order (block pair, array,
     then the first block's accesses and the second's, in execution order); which of them share a
-    word, and which are compared at all, is found for all pairs of one array at once."""
+    word, and which are compared at all, is found for all pairs of one array at once. Only the
+    pairs whose ranges of words overlap are intersected: blocks mostly keep to their own ranges."""
     found: dict = {}
     checked = 0
     uniform: dict = {}      # id(access) -> whether it stores one value for the whole grid
+    compared_for: dict = {}     # (ids of the firsts' accesses, ids of the seconds') -> `_compared_pairs`
+    spans: dict = {}        # (block, key) -> (lowest word, highest word) per access
     for x in range(len(footprints)):
         for y in range(x + 1, len(footprints)):
             # in the first footprint's order: a set's order follows string hashing, which changes
             # between processes, and would change which pairs the cap leaves out
             for key in [k for k in footprints[x] if k in footprints[y]]:
                 firsts, seconds = footprints[x][key], footprints[y][key]
-                compared = _compared_pairs([a for a, _ in firsts], [a for a, _ in seconds], uniform)
+                ids = (tuple(id(a) for a, _ in firsts), tuple(id(a) for a, _ in seconds))
+                compared = compared_for.get(ids)
+                if compared is None:
+                    compared = compared_for[ids] = _compared_pairs([a for a, _ in firsts], [a for a, _ in seconds],
+                                                                   uniform)
                 count = int(np.count_nonzero(compared))
                 if not count:
                     continue
                 room = pairs_cap - checked
-                meeting = compared & _sharing_words(firsts, seconds)
+                low_x, high_x = _word_spans(spans, x, key, firsts)
+                low_y, high_y = _word_spans(spans, y, key, seconds)
+                # two sets of words meet only where their ranges overlap
+                candidates = compared & _spans_meet(low_x, high_x, low_y, high_y)
                 if count > room:
                     # the pairs after the first `room` compared ones are not compared
-                    meeting &= (np.cumsum(compared.reshape(-1)) <= room).reshape(compared.shape)
-                for i, j in zip(*np.nonzero(meeting)):      # in the order the pairs are compared
-                    first, second = firsts[i][0], seconds[j][0]
-                    a, b = (second, first) if _walk_position(second) < _walk_position(first) else (first, second)
-                    if (a.array, a.line, b.line) not in found:      # the race _between_blocks would name
-                        race = _between_blocks(first, second, blocks[x], blocks[y])
-                        found[(race.array, race.first_line, race.second_line)] = race
+                    candidates &= (np.cumsum(compared.reshape(-1)) <= room).reshape(compared.shape)
+                rows, columns = np.flatnonzero(candidates.any(axis=1)), np.flatnonzero(candidates.any(axis=0))
+                if rows.size:
+                    meeting = np.zeros_like(candidates)
+                    meeting[np.ix_(rows, columns)] = candidates[np.ix_(rows, columns)] & _sharing_words(
+                        [firsts[i] for i in rows.tolist()], [seconds[j] for j in columns.tolist()])
+                    for i, j in zip(*np.nonzero(meeting)):      # in the order the pairs are compared
+                        first, second = firsts[i][0], seconds[j][0]
+                        a, b = (second, first) if _walk_position(second) < _walk_position(first) else (first, second)
+                        if (a.array, a.line, b.line) not in found:      # the race _between_blocks would name
+                            race = _between_blocks(first, second, blocks[x], blocks[y])
+                            found[(race.array, race.first_line, race.second_line)] = race
                 if count > room:
                     return list(found.values())
                 checked += count
     return list(found.values())
+
+
+def _spans_meet(low_x, high_x, low_y, high_y) -> np.ndarray:
+    """[i, j]: whether the ranges [low_x[i], high_x[i]] and [low_y[j], high_y[j]] overlap."""
+    return (low_x[:, None] <= high_y[None, :]) & (low_y[None, :] <= high_x[:, None])
+
+
+_NO_LOW, _NO_HIGH = int(np.iinfo(np.int64).max), int(np.iinfo(np.int64).min)
+
+
+def _word_spans(spans: dict, block: int, key, footprint: list) -> tuple:
+    """(lowest, highest) word of each access in one block's `footprint` of `key` (its words are
+    sorted and distinct, see `_distinct`; no words: a range that meets nothing), kept in `spans`."""
+    known = spans.get((block, key))
+    if known is None:
+        low = np.array([int(words[0]) if words.size else _NO_LOW for _, words in footprint], dtype=np.int64)
+        high = np.array([int(words[-1]) if words.size else _NO_HIGH for _, words in footprint], dtype=np.int64)
+        known = spans[(block, key)] = (low, high)
+    return known
 
 
 def _compared_pairs(firsts: list, seconds: list, uniform: dict) -> np.ndarray:
