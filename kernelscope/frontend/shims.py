@@ -21,7 +21,13 @@ _LAUNCH_BOUNDS = re.compile(r"__launch_bounds__\s*\(")
 _ATTRIBUTES = re.compile(r"(?=_)(?:__align__\s*\(\s*\d+\s*\)|\b__grid_constant__\b|\b__nv_pure__\b|"
                          r"__cluster_dims__\s*\([^()]*\)|\b_Pragma\s*\(\s*\"[^\"\n]*\"\s*\)|"
                          r"__attribute__\s*\(\(\s*aligned\s*\(\s*\d+\s*\)\s*\)\))")
+# Texts that each alternative of _ATTRIBUTES needs: a text holding none of them (most files) is left
+# as it is without the scan, which tries its alternatives at every `_` of the text.
+_ATTRIBUTE_WORDS = ("__align__", "__grid_constant__", "__nv_pure__", "__cluster_dims__", "_Pragma", "__attribute__")
 _CLASS_INSTANTIATION = re.compile(r"\btemplate(?=\s+(?:class|struct)\s+[A-Za-z_][\w:]*\s*<[^;{}()]*>\s*;)")
+# What every _CLASS_INSTANTIATION match starts with, as a pattern that starts with a literal (which
+# the regex engine finds by a fast search, where `\b` first makes it try every offset)
+_CLASS_INSTANTIATION_START = re.compile(r"template\s+(?:class|struct)\s")
 _LAMBDA_QUALIFIER = re.compile(r"(\]\s*)(__device__|__host__\s+__device__|__device__\s+__host__)")
 
 
@@ -52,11 +58,25 @@ def apply_shims(text: str) -> tuple[str, list[LaunchBoundsMark]]:
         last = close + 1
     pieces.append(text[last:])
     text = "".join(pieces)
-    text = _ATTRIBUTES.sub(lambda m: _blank(m.group(0)), text)
+    text = _blank_attributes(text)
     text = _LAMBDA_QUALIFIER.sub(lambda m: m.group(1) + _blank(m.group(2)), text)
-    if "template" in text:
-        text = _CLASS_INSTANTIATION.sub(lambda m: _blank(m.group(0)), text)
+    text = _blank_class_instantiations(text)
     return _flatten_deep_templates(_blank_pragmas_inside_statements(text)), marks
+
+
+def _blank_attributes(text: str) -> str:
+    """_ATTRIBUTES' matches blanked; the scan runs only when one of their words is in the text."""
+    if not any(word in text for word in _ATTRIBUTE_WORDS):
+        return text
+    return _ATTRIBUTES.sub(lambda m: _blank(m.group(0)), text)
+
+
+def _blank_class_instantiations(text: str) -> str:
+    """The `template` of each explicit class instantiation blanked; the strict scan runs only when
+    the text has a `template class`/`template struct` at all."""
+    if not _CLASS_INSTANTIATION_START.search(text):
+        return text
+    return _CLASS_INSTANTIATION.sub(lambda m: _blank(m.group(0)), text)
 
 
 MAX_TEMPLATE_DEPTH = 10  # tree-sitter-cuda gives up on template arguments nested 12 deep
@@ -103,7 +123,8 @@ def _flatten_deep_templates(text: str) -> str:
     return "".join(chars)
 
 
-# a `#pragma` line (`#` first on its line, white space around it)
+# a `#pragma` line (`#` first on its line, white space around it); _pragma_line_starts finds the same
+# lines from the text's `pragma` words (a MULTILINE `^` makes the regex engine try every offset)
 _PRAGMA_LINE = re.compile(r"^[^\S\n]*#[^\S\n]*pragma", re.MULTILINE)
 _LOOP_OR_BRANCH = re.compile(r"(for|while|if)\b|else\b")
 
@@ -115,8 +136,7 @@ def _blank_pragmas_inside_statements(text: str) -> str:
         return text
     pieces = []
     last = 0
-    for match in _PRAGMA_LINE.finditer(text):
-        start = match.start()
+    for start in _pragma_line_starts(text):
         code = _code_before(text, start)
         if code.endswith(")") and _LOOP_OR_BRANCH.match(code):
             end = text.find("\n", start)
@@ -128,6 +148,25 @@ def _blank_pragmas_inside_statements(text: str) -> str:
         return text
     pieces.append(text[last:])
     return "".join(pieces)
+
+
+def _pragma_line_starts(text: str) -> list[int]:
+    """The start of every line that _PRAGMA_LINE matches, in order: a line whose text before a
+    `pragma` is white space, one `#`, white space."""
+    starts = []
+    position = text.find("pragma")
+    while position >= 0:
+        start = text.rfind("\n", 0, position) + 1
+        before = text[start:position]
+        if before.strip() == "#":
+            starts.append(start)
+            newline = text.find("\n", position)      # (one match per line)
+            if newline < 0:
+                break
+            position = text.find("pragma", newline)
+        else:
+            position = text.find("pragma", position + 6)
+    return starts
 
 
 def _code_before(text: str, line_start: int) -> str:
