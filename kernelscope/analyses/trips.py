@@ -108,6 +108,9 @@ class ExecWeights:
         self.lanes = Lanes(env, slots, active)
         self._cache: dict[int, float | None] = {}
         self._executions: dict[tuple, float | None] = {}
+        self._values: dict[int, list | None] = {}   # id(loop) -> _loop_values in env itself
+        self._weights: dict[tuple, tuple] = {}      # ids of a context's loops -> weight()
+        self._averaging: dict[tuple, float] = {}    # ids of a context's loops -> averaging_weight()
 
     def loop(self, loop):
         key = id(loop)
@@ -169,7 +172,14 @@ class ExecWeights:
                 return None
             mask = self.lanes.mask_in(conditions, env, {name: env[name] for name in names})[self.active]
             return _share(mask)
-        values = _loop_values(loops[0], env, self.slots, self.active)
+        if env is self.env:
+            # an outermost involved loop: its values are the same for every statement it holds
+            key = id(loops[0])
+            if key not in self._values:
+                self._values[key] = _loop_values(loops[0], env, self.slots, self.active)
+            values = self._values[key]
+        else:
+            values = _loop_values(loops[0], env, self.slots, self.active)
         if values is None:
             return None
         total = 0.0
@@ -188,8 +198,15 @@ class ExecWeights:
     def averaging_weight(self, context) -> float:
         """How much a statement in `context` counts when averaging over accesses: its executions
         where known, else ASSUMED_TRIPS for each loop bounded by unbound sizes."""
+        key = tuple(map(id, context.loops))
+        known = self._averaging.get(key)
+        if known is None:
+            known = self._averaging[key] = self._averaging_weight(context.loops)
+        return known
+
+    def _averaging_weight(self, loops) -> float:
         weight = 1.0
-        for loop in context.loops:
+        for loop in loops:
             count = self.loop(loop)
             if count is not None:
                 weight *= count
@@ -200,9 +217,16 @@ class ExecWeights:
 
     def weight(self, context):
         """(numeric weight or None, symbolic text) for statements in `context`."""
+        key = tuple(map(id, context.loops))
+        known = self._weights.get(key)
+        if known is None:
+            known = self._weights[key] = self._weight(context.loops)
+        return known
+
+    def _weight(self, loops):
         numeric = 1.0
         symbolic = []
-        for loop in context.loops:
+        for loop in loops:
             count = self.loop(loop)
             if count is None:
                 numeric = None
