@@ -300,3 +300,35 @@ def test_a_broken_nest_batch_is_caught(broken, monkeypatch):
             unbroken.setattr(sync, "NEST_BATCHES", False)
             differs.append(broken_findings != _findings(kernel, bindings))
     assert any(differs)
+
+
+# -- what a batch shares between the events of one statement -----------------------------------------
+
+def test_a_batch_plan_that_shares_addresses_too_widely_is_caught(monkeypatch):
+    # the load and the store of `t[i] += t[i - off]` share one address array; the other load's
+    # addresses differ: sharing by array would take them for the same
+    kernel = kernel_of(BODIES["an in-place scan (races in every interval)"])
+    expected = _findings(kernel, {})
+    monkeypatch.setattr(sync, "_address_key", lambda event: event.record.array)
+    assert _findings(kernel, {}) != expected
+
+
+def test_a_screen_that_merges_different_rows_is_caught(monkeypatch):
+    kernel = kernel_of(BODIES["an in-place scan (races in every interval)"])
+    expected = _findings(kernel, {})
+    assert expected["shared_races"]
+    monkeypatch.setattr(sync, "_same_rows", lambda entry, other: True)
+    assert _findings(kernel, {}) != expected
+
+
+def test_events_of_one_statement_share_their_rows(monkeypatch):
+    merged = []
+    real = sync._same_rows
+
+    def watched(entry, other):
+        merged.append(real(entry, other))
+        return merged[-1]
+
+    monkeypatch.setattr(sync, "_same_rows", watched)
+    _findings(kernel_of(BODIES["a correct reduction"]), {})
+    assert True in merged

@@ -127,3 +127,44 @@ def test_an_alone_answer_kept_wrong_is_caught(monkeypatch):
     monkeypatch.setattr(sync.Footprints, "remember_alone", lambda self, pair, answer: real(self, pair, not answer))
     with pytest.raises(AssertionError):
         _agree_with_concatenating(1)
+
+
+# -- footprints whose words rise, in ranges apart ------------------------------------------------------
+
+def _apart_agrees(seed: int) -> set:
+    """`_two_threads_among` on footprints of rising words, some repeated by equal copies (a load and
+    a store of one element in two statements), against the check on all their rows."""
+    rng = np.random.default_rng(seed)
+    outcomes = set()
+    for _ in range(300):
+        pairs = []
+        for _ in range(int(rng.integers(2, 5))):
+            low = int(rng.integers(0, 40))
+            words = low + np.cumsum(rng.integers(1, 3, int(rng.integers(1, 5))))
+            threads = rng.integers(0, 4, words.size) if rng.random() < 0.5 else np.arange(words.size)
+            pairs.append((words, threads))
+            if rng.random() < 0.4:
+                pairs.append((words.copy(), threads.copy() if rng.random() < 0.8 else threads[::-1].copy()))
+        expected = sync._two_threads_on_a_word(np.concatenate([w for w, _ in pairs]),
+                                               np.concatenate([t for _, t in pairs]))
+        assert sync._two_threads_among(pairs, sync.Footprints()) == expected
+        assert sync._two_threads_among(pairs, None) == expected
+        outcomes.add((expected, sync._apart(pairs, None)))
+    return outcomes
+
+
+def test_rising_footprints_apart_share_no_word():
+    assert {(False, True), (False, False), (True, False)} <= _apart_agrees(2)
+
+
+def test_copies_that_differ_in_threads_are_caught(monkeypatch):
+    monkeypatch.setattr(sync, "_equal_pairs", lambda pair, other: True)
+    with pytest.raises(AssertionError):
+        _apart_agrees(2)
+
+
+@pytest.mark.parametrize("name,kernel", list(_cases()), ids=lambda case: case if isinstance(case, str) else "")
+def test_footprints_apart_find_what_their_rows_find(name, kernel, monkeypatch):
+    expected = _findings(kernel)
+    monkeypatch.setattr(sync, "SPANS_APART", False)
+    assert _findings(kernel) == expected

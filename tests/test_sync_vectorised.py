@@ -248,3 +248,30 @@ def test_ranges_that_only_touch_still_meet(monkeypatch):
                         (low_x[:, None] < high_y[None, :]) & (low_y[None, :] < high_x[:, None]))
     with pytest.raises(AssertionError):
         _block_pairs_agree(17)
+
+
+def _sorted_words_agree(seed: int) -> set:
+    """`_two_threads_on_a_word` on sorted words (its shortcut: words that rise strictly are each
+    touched once) against a set per word."""
+    rng = np.random.default_rng(seed)
+    outcomes = set()
+    for _ in range(200):
+        size = int(rng.integers(2, 12))
+        words = np.sort(rng.integers(0, 3 * size, size))
+        if rng.random() < 0.3:
+            words = np.unique(words)
+        threads = rng.integers(0, 3, words.size)
+        expected = two_threads_on_a_word(words, threads)
+        assert sync._two_threads_on_a_word(words, threads) == expected
+        outcomes.add((expected, bool(sync._rising(words))))
+    return outcomes
+
+
+def test_words_that_rise_are_touched_by_one_thread_each():
+    assert {(False, True), (True, False), (False, False)} <= _sorted_words_agree(9)
+
+
+def test_words_that_only_do_not_fall_are_not_taken_for_rising(monkeypatch):
+    monkeypatch.setattr(sync, "_rising", lambda words: not np.count_nonzero(words[1:] < words[:-1]))
+    with pytest.raises(AssertionError):
+        _sorted_words_agree(9)

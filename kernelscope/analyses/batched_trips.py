@@ -45,7 +45,7 @@ def counter_column(values: list, size: int):
             return None
         return np.array(values, dtype=np.int64).reshape(len(values), 1)
     if all(isinstance(v, np.ndarray) and v.shape == (size,) and v.dtype == np.int64 for v in values):
-        return np.stack(values)
+        return np.concatenate(values).reshape(len(values), size)     # (np.stack, with less overhead per row)
     return None
 
 

@@ -105,6 +105,11 @@ def executed_iterations(loop, env: dict, value_of, alive: np.ndarray, everyone: 
     # a bound that does not read the counter has one value for every iteration
     fixed = not isinstance(loop.bound, sx.Expr) or loop.var not in loop.bound.symbols()
     bound = value_of(loop.bound, inner) if loop.bound is not None and fixed else None
+    if fixed and PER_THREAD_STEPS:
+        stepped = _per_thread_steps(loop, start, step, operator, bound, alive, limit, note)
+        if stepped is not None:
+            return stepped, True
+    nobody_alive = None     # whether no thread is alive, asked once while every thread iterates
     for trip in range(limit + 1):
         inner[loop.var] = value
         if not fixed:
@@ -122,7 +127,12 @@ def executed_iterations(loop, env: dict, value_of, alive: np.ndarray, everyone: 
                 break       # no thread iterates any more
             if still is not True:
                 active = still if active is everyone else active & still
-            if not np.count_nonzero(alive if active is everyone else active & alive):
+            if active is everyone:
+                if nobody_alive is None:
+                    nobody_alive = not np.count_nonzero(alive)
+                if nobody_alive:
+                    break
+            elif not np.count_nonzero(active & alive):
                 break
         if trip == limit:
             note(f"loop at line {loop.line}: cut after {limit} iterations")
@@ -143,5 +153,54 @@ def holds(operator: str, value, bound, size: int):
     except sx.Unevaluable:
         return None
     if isinstance(result, np.ndarray):
-        return np.broadcast_to(result != 0, (size,))
+        truth = result != 0
+        return truth if truth.shape == (size,) else np.broadcast_to(truth, (size,))
     return bool(result != 0)
+
+
+# the counter's values of many iterations computed at once (see `_per_thread_steps`)
+PER_THREAD_STEPS = True
+_FIRST_ROWS = 8          # iterations computed in the first round; each further round doubles it
+_STEP_LIMIT = 1 << 31    # larger steps are left to the general path
+
+
+def _per_thread_steps(loop, start, step, operator: str, bound, alive: np.ndarray, limit: int, note):
+    """`executed_iterations`' list for the loops it walks one numpy operation per iteration at a
+    time, computed a block of iterations at once: a counter that starts per thread (an int64 array,
+    `threadIdx.x` or a grid-stride index) and adds a constant, tested against a bound that does not
+    read it. Row k of a block is start + k * step (what adding step k times gives in int64) and its
+    threads still iterating are those for which every test so far held; the list stops before the
+    first iteration no live thread runs, or with a note at `limit`, as the general path does. None
+    when the loop is not of that kind."""
+    size = alive.size
+    if operator != "+" or type(step) is not int or not -_STEP_LIMIT < step < _STEP_LIMIT or \
+            loop.compare not in _TESTS or not isinstance(start, np.ndarray) or start.shape != (size,) or \
+            start.dtype != np.int64 or bound is None or \
+            not (type(bound) is int or isinstance(bound, np.ndarray) and bound.shape == (size,)):
+        return None
+    test = _TESTS[loop.compare]
+    result: list = []
+    value, active = start, None
+    done, rows = 0, _FIRST_ROWS
+    while True:
+        rows = min(rows, limit + 1 - done)
+        values = value + np.arange(rows, dtype=np.int64)[:, None] * step
+        still = test(values, bound)
+        if active is not None:
+            still[0] &= active
+        np.logical_and.accumulate(still, axis=0, out=still)
+        values.flags.writeable = still.flags.writeable = False
+        live = np.count_nonzero(still & alive, axis=1)
+        dead = np.flatnonzero(live == 0)
+        stop = int(dead[0]) if dead.size else rows
+        result.extend(zip(values[:stop], still[:stop]))
+        done += stop
+        if dead.size:
+            return result
+        if done == limit + 1:
+            # the iteration after the limit has live threads: it is cut there
+            del result[-1]
+            note(f"loop at line {loop.line}: cut after {limit} iterations")
+            return result
+        value, active = values[-1] + step, still[-1]
+        rows *= 2

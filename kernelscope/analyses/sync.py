@@ -66,6 +66,9 @@ NEST_BATCHES = True      # loops of batchable and quiet loops run as one batch o
 MIN_NEST_ROWS = 32       # rows (outer and inner iterations) worth a nest's batch: it costs more to set up
 MAX_BATCH_CELLS = 1 << 20   # (rows x threads) of one nest's batch at most
 SCREEN_INTERVALS = True  # a batched loop's barrier intervals are screened for shared words at once
+GROUPED_ATOMICS = True   # an atomic's slots and contention found for all addresses at once, not one by one
+SPANS_APART = True       # footprints of rising words in ranges apart are known not to share a word
+MAX_APART = 12           # ... asked of this many footprints at most (more cost less looked at together)
 SHARE_FOOTPRINTS = True  # instances with the same addresses and threads share one footprint (`Footprints`)
 MIN_BATCH = 8            # iterations worth evaluating at once (fewer cost about as much one by one)
 
@@ -506,6 +509,18 @@ def _names_read_by(node) -> frozenset:
     return frozenset(names)
 
 
+def _address_key(event: Event) -> int:
+    """What a batch plan shares an access's addresses under: its address expression."""
+    return id(event.record.address)
+
+
+def _same_rows(entry: tuple, other: tuple) -> bool:
+    """Whether two (addresses, threads reaching, intervals, words per element) of a batch screen's
+    entries give the same (interval, word, thread) rows: the same arrays, equal intervals."""
+    return entry[0] is other[0] and entry[1] is other[1] and entry[3] == other[3] and \
+        np.array_equal(entry[2], other[2])
+
+
 def _screenable(entry) -> bool:
     """Whether a batch plan's entry is an access the race checks compare: its address known and, in
     global memory, not under a condition that reads memory."""
@@ -631,6 +646,16 @@ class Footprints:
     def __init__(self):
         self.entries: dict = {}
         self.alone: dict = {}       # id((words, threads)) -> (it, whether two threads share a word of it)
+        self.spans: dict = {}       # id((words, threads)) -> (it, whether its words rise strictly)
+
+    def rising(self, pair: tuple) -> bool:
+        """`_rising` of the footprint's words, asked once per footprint."""
+        known = self.spans.get(id(pair))
+        if known is None or known[0] is not pair:
+            if len(self.spans) >= self.LIMIT:
+                del self.spans[next(iter(self.spans))]
+            known = self.spans[id(pair)] = (pair, _rising(pair[0]))
+        return known[1]
 
     def remember_alone(self, pair: tuple, answer: bool) -> None:
         if len(self.alone) >= self.LIMIT:
@@ -1183,11 +1208,17 @@ class BlockRun:
                 continue    # the word size of an interval would depend on which accesses it holds
             granule = granules.pop()
             intervals, words, threads = [], [], []
+            seen: list = []     # (addresses, threads reaching, intervals, pieces) of the entries taken
             for (event, addresses, reached, _, _), number in entries:
-                trip, thread = np.nonzero(reached & (number >= 0)[:, None])
+                pieces = _pieces(event.record, granule)
+                if any(_same_rows((addresses, reached, number, pieces), taken) for taken in seen):
+                    continue    # the same rows again (the load and the store of `t[i] += ...`)
+                seen.append((addresses, reached, number, pieces))
+                size = reached.shape[1]
+                touch = np.flatnonzero(reached & (number >= 0)[:, None])
+                trip, thread = touch // size, touch % size
                 word = np.asarray(addresses, dtype=np.int64)[trip, thread] // granule
                 interval = number[trip]
-                pieces = _pieces(event.record, granule)
                 if pieces > 1:
                     word = (word[:, None] + np.arange(pieces)).reshape(-1)
                     interval, thread = np.repeat(interval, pieces), np.repeat(thread, pieces)
@@ -1229,7 +1260,10 @@ class BlockRun:
         """`batched_plan` for `events`, one row per iteration of `shape` (rows, threads), with `live`
         the threads that reach each row before conditions."""
         plan = []
-        masks: dict = {}
+        masks: dict = {}    # condition key -> (threads reaching, conditions not evaluated, whether any thread does)
+        # an address shared by several events (the load and the store of `t[i] += ...`) is evaluated
+        # once: the events then share their arrays, which later checks tell by identity
+        addresses_of: dict = {}     # id(address expression) -> its values
         for event in events:
             if event.block_barrier:
                 addresses = None
@@ -1239,18 +1273,24 @@ class BlockRun:
                 if addresses is not None:
                     addresses = np.asarray(addresses, dtype=np.int64) & FULL_MASK
             elif event.plain_access:
-                addresses = self.batched_addresses(event, env, shape, forgotten)
+                if not self.address_trusted(event):
+                    addresses = None
+                elif _address_key(event) in addresses_of:
+                    addresses = addresses_of[_address_key(event)]
+                else:
+                    addresses = addresses_of[_address_key(event)] = \
+                        self.batched_values(event.record.address, env, shape, forgotten)
                 if event.read_only and (addresses is not None or id(event.record) in self.found.unknown_addresses):
                     continue
             else:
                 continue
             entry = masks.get(event.condition_key)
             if entry is None:
-                entry = masks[event.condition_key] = self.batched_condition_mask(event.conditions, env, shape,
-                                                                                 forgotten)
-            mask, unknown = entry
-            reached = live if mask is None else live & mask
-            plan.append((event, addresses, reached, unknown, reached.any(axis=1)))
+                mask, unknown = self.batched_condition_mask(event.conditions, env, shape, forgotten)
+                reached = live if mask is None else live & mask
+                entry = masks[event.condition_key] = (reached, unknown, reached.any(axis=1))
+            reached, unknown, nonempty = entry
+            plan.append((event, addresses, reached, unknown, nonempty))
         return plan
 
     def batched_values(self, expr, env, shape: tuple, forgotten: frozenset):
@@ -1258,11 +1298,6 @@ class BlockRun:
         if values is MIXED:
             raise _MixedValues
         return values
-
-    def batched_addresses(self, event: Event, env, shape: tuple, forgotten: frozenset):
-        if not self.address_trusted(event):
-            return None
-        return self.batched_values(event.record.address, env, shape, forgotten)
 
     def batched_condition_mask(self, conditions, env, shape: tuple, forgotten: frozenset):
         """`condition_mask` for every iteration at once (None: no conditions)."""
@@ -1653,13 +1688,16 @@ class BlockRun:
                 return
         active = np.flatnonzero(step.mask)
         results = np.full(self.space.size, -1, dtype=np.int64)
-        for address in np.unique(addresses[active]):
-            threads = active[addresses[active] == address]
-            key = (access.array, int(address))
-            base = self.found.atomic_totals.get(key, 0)
-            running = np.cumsum(amounts[threads])
-            results[threads] = base + running - amounts[threads]
-            self.found.atomic_totals[key] = base + int(running[-1])
+        if GROUPED_ATOMICS:
+            _hand_out_slots(access.array, addresses, amounts, active, results, self.found.atomic_totals)
+        else:
+            for address in np.unique(addresses[active]):
+                threads = active[addresses[active] == address]
+                key = (access.array, int(address))
+                base = self.found.atomic_totals.get(key, 0)
+                running = np.cumsum(amounts[threads])
+                results[threads] = base + running - amounts[threads]
+                self.found.atomic_totals[key] = base + int(running[-1])
         step.env[f"{call.name}@{access.line}:{access.column}"] = results
 
     def check_mask(self, step: Step, record, name: str, mask_expr) -> None:
@@ -1831,6 +1869,8 @@ def _two_threads_on_a_word(words: np.ndarray, threads: np.ndarray) -> bool:
     thread then differs from it."""
     if words.size < 2:
         return False
+    if _rising(words):
+        return False    # every word once (a coalesced access, or rows of distinct slots in order)
     dense = _dense_slots(words)
     if dense is None:
         order = np.argsort(words)
@@ -1841,6 +1881,11 @@ def _two_threads_on_a_word(words: np.ndarray, threads: np.ndarray) -> bool:
     owner = np.empty(span, dtype=threads.dtype)
     owner[slots] = threads
     return bool(np.count_nonzero(owner[slots] != threads))
+
+
+def _rising(words: np.ndarray) -> bool:
+    """Whether the words rise strictly, so that none is touched twice."""
+    return not np.count_nonzero(words[1:] <= words[:-1])
 
 
 def _meeting(words: np.ndarray, threads: np.ndarray):
@@ -1904,8 +1949,35 @@ def _two_threads_among(footprints: list, shared: Footprints | None) -> bool:
         if shared is not None:
             shared.remember_alone(pair, answer)
         return answer
+    if SPANS_APART and len(distinct) <= MAX_APART and _apart(distinct, shared):
+        return False
     return _two_threads_on_a_word(np.concatenate([words for words, _ in distinct]),
                                   np.concatenate([threads for _, threads in distinct]))
+
+
+def _apart(footprints: list, shared: Footprints | None) -> bool:
+    """Whether the (words, threads) `footprints` are known to touch every word with one thread
+    only without looking at their rows together: each touches each of its words once (its words
+    rise strictly, as a coalesced access's do) and their ranges of words do not overlap, but for
+    footprints equal in both words and threads (a load and a store of one element in two
+    statements), whose rows only repeat. False says nothing. The ranges are read off the first
+    and last words and checked first: most footprints that fail, fail there."""
+    spans = sorted(((int(pair[0][0]), int(pair[0][-1]), k) for k, pair in enumerate(footprints) if pair[0].size))
+    repeats = []
+    for (low, high, k), (next_low, next_high, j) in zip(spans, spans[1:]):
+        if next_low <= high:
+            if next_low != low or next_high != high:
+                return False
+            repeats.append((k, j))
+    if not all(shared.rising(footprints[k]) if shared is not None else _rising(footprints[k][0])
+               for _, _, k in spans):
+        return False
+    return all(_equal_pairs(footprints[k], footprints[j]) for k, j in repeats)
+
+
+def _equal_pairs(pair: tuple, other: tuple) -> bool:
+    return (pair[0] is other[0] or np.array_equal(pair[0], other[0])) and \
+        (pair[1] is other[1] or np.array_equal(pair[1], other[1]))
 
 
 def _touches(group: list[Instance], space: ThreadSpace) -> dict:
@@ -2180,7 +2252,43 @@ def _walk_position(record) -> tuple:
     return (record.seq, record.line, record.column)
 
 
+def _hand_out_slots(array: str, addresses: np.ndarray, amounts: np.ndarray, active: np.ndarray, results: np.ndarray,
+                    totals: dict) -> None:
+    """`BlockRun.bind_atomic_result` for all addresses at once: the `active` threads sorted by
+    address (stably: in thread order on each), each handed what the threads before it on its
+    address added, after `totals` (what earlier executions added there, updated)."""
+    if not active.size:
+        return
+    on = addresses[active]
+    order = np.argsort(on, kind="stable")
+    threads, on = active[order], on[order]
+    amount = amounts[threads]
+    starts = np.flatnonzero(np.concatenate([[True], on[1:] != on[:-1]]))
+    ends = np.append(starts[1:], threads.size)
+    running = np.cumsum(amount)
+    before = running[starts] - amount[starts]       # what the earlier addresses' threads added in all
+    group = np.repeat(np.arange(starts.size), ends - starts)
+    keys = [(array, address) for address in on[starts].tolist()]
+    bases = [totals.get(key, 0) for key in keys]
+    results[threads] = np.array(bases, dtype=np.int64)[group] + (running - amount - before[group])
+    for key, base, added in zip(keys, bases, (running[ends - 1] - before).tolist()):
+        totals[key] = base + added
+
+
 def _most_lanes_on_one_address(addresses: np.ndarray, mask: np.ndarray, space: ThreadSpace) -> int:
+    """The most active lanes of one warp on one address, over the warps with two or more active
+    lanes (0 when there are none)."""
+    if GROUPED_ATOMICS:
+        active = np.flatnonzero(mask)
+        warp = space.warp[active]
+        crowded = np.bincount(warp, minlength=space.warps)[warp] >= 2
+        if not np.count_nonzero(crowded):
+            return 0
+        warp, on = warp[crowded], addresses[active[crowded]]
+        order = np.lexsort((on, warp))
+        warp, on = warp[order], on[order]
+        starts = np.flatnonzero(np.concatenate([[True], (warp[1:] != warp[:-1]) | (on[1:] != on[:-1])]))
+        return int(np.diff(np.append(starts, warp.size)).max())
     worst = 0
     for warp in range(space.warps):
         lanes = mask & (space.warp == warp)
