@@ -36,3 +36,21 @@ def test_non_finite_numbers_become_null():
     doc = {"schema": "s", "files": [{"path": "p", "kernels": [{"occupancy": {"x": float("nan")}, "y": 1.0}]}],
            "diagnostics": []}
     assert json.loads(render(doc))["files"][0]["kernels"][0]["occupancy"] == {"x": None}
+
+
+def test_occupancy_encodings_kept_from_earlier_documents_still_render_each_document_exactly():
+    # the same shared occupancy objects in a second document, then documents whose occupancy
+    # objects are new (other block sizes, another sweep): each renders as json.dumps writes it
+    first = document([analyze_source(SOURCE, "k.cu", registers="estimate")])
+    assert render(first) == plain(first)
+    again = document([analyze_source(SOURCE, "k.cu", registers="estimate")])
+    assert render(again) == plain(again)
+    for block in ("64", "128", "512"):
+        other = document([analyze_source(SOURCE, "k.cu", registers="estimate", block=(int(block), 1, 1))])
+        assert render(other) == plain(other)
+    shared = {"sweep": [1, 2, 3]}
+    doc = {"schema": "s", "files": [{"path": "p", "kernels": [{"occupancy": shared}]}], "diagnostics": []}
+    assert render(doc) == plain(doc)
+    shared["sweep"].append(4)      # a dict changed in place is not one analyze.py makes, but a new one is
+    doc = {"schema": "s", "files": [{"path": "p", "kernels": [{"occupancy": dict(shared)}]}], "diagnostics": []}
+    assert render(doc) == plain(doc)

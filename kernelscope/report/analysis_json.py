@@ -4,7 +4,9 @@
 
 Kernels with the same resources share one occupancy result (analyze.py), whose JSON (a sweep of 32
 block sizes, about 3 KB) is most of the document: each distinct one is encoded once and spliced in
-where the document names it, instead of once per kernel."""
+where the document names it, instead of once per kernel. The occupancy objects are shared across
+files too (analyze.py keeps them per resource usage for the process, read-only), so their encodings
+are kept beside them: a process that analyses many files encodes each distinct sweep once."""
 
 from __future__ import annotations
 
@@ -41,7 +43,7 @@ def _render_sharing_occupancy(document: dict) -> str:
                 position = index.get(id(occupancy))
                 if position is None:
                     position = index[id(occupancy)] = len(encoded)
-                    encoded.append(json.dumps(occupancy, allow_nan=False, separators=(",", ":")))
+                    encoded.append(_encoded_occupancy(occupancy))
                 kernel = {**kernel, "occupancy": f"\x00{_MARK}{position}\x00"}
                 uses += 1
             kernels.append(kernel)
@@ -60,6 +62,19 @@ def _render_sharing_occupancy(document: dict) -> str:
         out.append(rest)
     out.append("\n")
     return "".join(out)
+
+
+_ENCODED: dict = {}      # id(occupancy dict) -> (the dict, held so that its id stays its own; its JSON)
+_ENCODED_LIMIT = 4096
+
+
+def _encoded_occupancy(occupancy: dict) -> str:
+    entry = _ENCODED.get(id(occupancy))
+    if entry is None or entry[0] is not occupancy:
+        if len(_ENCODED) >= _ENCODED_LIMIT:
+            _ENCODED.clear()
+        entry = _ENCODED[id(occupancy)] = (occupancy, json.dumps(occupancy, allow_nan=False, separators=(",", ":")))
+    return entry[1]
 
 
 def _finite(value):
