@@ -75,3 +75,33 @@ def test_a_process_walks_until_its_budget_is_spent_then_compiles_the_query(monke
     for _ in range(3):
         front._captures(tree.root_node)
     assert used == ["walk", "walk", "query"]
+
+
+def test_the_walk_of_named_nodes_finds_what_the_walk_of_every_node_finds():
+    # a tree without errors is walked over its named nodes with children only; the walk of every
+    # node (what trees with errors get) must find the same on each file and near the depth bound
+    clean = 0
+    # (a template id nested this deep starts around the depth bound: found at the first nestings,
+    # not at the last; see test_walk_and_query_agree_on_clean_trees_around_the_start_depth_bound)
+    nested = [f"int a = {'(' * n}S<int>(x){')' * n};" for n in range(front.MAX_QUERY_START_DEPTH - 12,
+                                                                         front.MAX_QUERY_START_DEPTH - 1)]
+    trees = [parsed(path.read_text(encoding="latin-1")) for path in CUDA_FILES] + \
+        [front._parser().parse(source.encode()) for source in nested]
+    for tree in trees:
+        if tree.root_node.has_error:
+            continue
+        clean += 1
+        assert found(front._walked_captures_of_named(tree.root_node)) == \
+            found(front._walked_captures_of_all(tree.root_node))
+    assert clean > 100
+
+
+def test_walk_and_query_agree_on_clean_trees_around_the_start_depth_bound():
+    bound = front.MAX_QUERY_START_DEPTH
+    kinds = set()
+    for n in range(bound - 12, bound - 1):
+        tree = front._parser().parse(f"int a = {'(' * n}S<int>(x){')' * n};".encode())
+        assert not tree.root_node.has_error
+        assert_same_captures(tree)
+        kinds.add(bool(front._query_captures(tree.root_node)))
+    assert kinds == {True, False}            # the range straddles the bound

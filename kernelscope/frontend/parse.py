@@ -180,7 +180,48 @@ _WALKED_TYPES = frozenset(("function_definition", "call_expression", "template_i
 def _walked_captures(root) -> dict:
     """What _query_captures finds, by one walk over the tree: the same patterns of grammars/cuda.scm
     (kept in step with it; tests/test_walked_captures.py compares the two on every test file), the
-    same start-depth bound. Every node is visited, anonymous ones too (a missing `;` is one)."""
+    same start-depth bound."""
+    if not root.has_error:
+        return _walked_captures_of_named(root)
+    return _walked_captures_of_all(root)
+
+
+def _walked_captures_of_named(root) -> dict:
+    """_walked_captures of a tree without errors: no node is missing nor an ERROR, so the patterns
+    can only match named nodes with children (the tokens, anonymous nodes and named leaves such as
+    identifiers, are about two thirds of all nodes, and the walk neither visits the anonymous ones
+    nor asks a leaf its type)."""
+    found: dict = {}
+    kinds = _walked_kind_ids()
+    levels = [iter((root,))]
+    while levels:
+        for node in levels[-1]:
+            if node.end_byte == 0 or node.child_count == 0:
+                continue
+            if node.kind_id in kinds:
+                _walked_match(node, node.type, found)
+            if len(levels) <= MAX_QUERY_START_DEPTH:
+                children = node.named_children
+                if children:
+                    levels.append(iter(children))
+                    break
+        else:
+            levels.pop()
+    return found
+
+
+@lru_cache(maxsize=1)
+def _walked_kind_ids() -> frozenset:
+    """The grammar's symbol ids named like one of _WALKED_TYPES (several ids share a name where the
+    grammar aliases one rule to another): a node's kind_id is an int, where its type is a string
+    made anew on every read."""
+    language = _language()
+    return frozenset(kind for kind in range(language.node_kind_count)
+                     if language.node_kind_for_id(kind) in _WALKED_TYPES)
+
+
+def _walked_captures_of_all(root) -> dict:
+    """_walked_captures visiting every node, anonymous ones too (a missing `;` is one)."""
     found: dict = {}
     errors = root.has_error           # else no node of the tree is missing (nor an ERROR)
     # Depth first, in source order: one iterator over each open node's children, the node at the
