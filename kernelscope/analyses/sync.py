@@ -509,6 +509,30 @@ def _names_read_by(node) -> frozenset:
     return frozenset(names)
 
 
+def _walk_key(event: Event) -> tuple:
+    """What `walk` shares the threads reaching a statement under: its conditions' identities."""
+    return event.condition_key
+
+
+def _fresh(entry: tuple, alive: np.ndarray) -> bool:
+    """Whether a `walk` masks entry was found for the threads alive now (a return since changes who
+    reaches a statement, not whether its conditions hold). The statements after a return carry
+    its negated condition, so they do not share an entry with those before it; this keeps a
+    return that does not change their conditions right all the same."""
+    return entry[2] is alive
+
+
+def _both(a: np.ndarray, b: np.ndarray, everyone: np.ndarray) -> np.ndarray:
+    """a & b, or the other one itself when one of them is the all-true mask `everyone` (threads
+    masks are never changed in place, so sharing one is safe, and an unchanged mask keeps its
+    identity for the tables that look it up by it)."""
+    if a is everyone:
+        return b
+    if b is everyone:
+        return a
+    return a & b
+
+
 def _address_key(event: Event) -> int:
     """What a batch plan shares an access's addresses under: its address expression."""
     return id(event.record.address)
@@ -850,9 +874,11 @@ class BlockRun:
     def walk(self, nodes, env, loop_mask, loop_reasons, loop_partial) -> None:
         """Executes `nodes` in order, each event as soon as it is reached (an early return or a
         barrier changes what the next one sees)."""
-        masks: dict = {}   # neighbouring statements under the same conditions share their evaluation
+        # neighbouring statements under the same conditions share their evaluation: condition key ->
+        # (threads for which they hold, conditions not evaluated, self.alive when the next two were
+        # found, the threads reaching them, whether any does (None until asked))
+        masks: dict = {}
         everyone = self.everyone
-        alive = live = None     # self.alive when `live` (loop_mask & alive) was computed
         for node in nodes:
             if self.steps >= MAX_STEPS:
                 self.found.note(f"trace cut after {MAX_STEPS} steps")
@@ -873,19 +899,19 @@ class BlockRun:
                 addresses = self.addresses(node, env)
                 if not self.worth_recording(node, addresses):
                     continue
-            key = node.condition_key
+            key = _walk_key(node)
             entry = masks.get(key)
-            if entry is None:
-                entry = masks[key] = self.condition_mask(node.conditions, env)
-            mask, unknown = entry
-            if mask is everyone:
-                if alive is not self.alive:
-                    alive, live = self.alive, loop_mask & self.alive
-                reached = live      # shared by the statements with no conditions: nobody changes it
-            else:
-                reached = loop_mask & mask & self.alive
+            if entry is None or not _fresh(entry, self.alive):
+                mask, unknown = self.condition_mask(node.conditions, env) if entry is None else entry[:2]
+                # (shared by the statements under these conditions: nobody changes it)
+                reached = _both(_both(loop_mask, mask, everyone), self.alive, everyone)
+                entry = masks[key] = (mask, unknown, self.alive, reached, None)
+            _, unknown, _, reached, reaches = entry
             if node.plain_access:
-                if np.count_nonzero(reached):
+                if reaches is None:
+                    reaches = bool(np.count_nonzero(reached))
+                    masks[key] = entry[:4] + (reaches,)
+                if reaches:
                     self.record_access(node, reached, unknown, addresses)
                 continue
             self.execute(Step(node, env, reached, unknown, loop_reasons, loop_partial))
