@@ -6,16 +6,10 @@ another iteration's threads, are caught."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from kernelscope.analyses import sync
-from kernelscope.frontend import parse_file
-from kernel_bodies import kernel_of
-
-ROOT = Path(__file__).resolve().parents[1]
-
+from kernel_bodies import kernel_of, named_kernels
 
 BODIES = {
     "lanes that drop out of a shuffle loop": """
@@ -59,11 +53,7 @@ CORPUS = ["examples/reduction.cu", "corpus/bitonic_sort/shuffle_network.cu", "co
 
 
 def _cases():
-    for name, body in BODIES.items():
-        yield name, kernel_of(body)
-    for path in CORPUS:
-        for kernel in parse_file((ROOT / path).read_text(), path).kernels:
-            yield f"{path}:{kernel.name}", kernel
+    return named_kernels(BODIES, CORPUS)
 
 
 CASES = list(_cases())

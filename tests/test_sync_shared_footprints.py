@@ -6,16 +6,11 @@ on and off, and check that a table that confuses two footprints is caught."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from kernelscope.analyses import sync
-from kernelscope.frontend import parse_file
-from kernel_bodies import kernel_of
-
-ROOT = Path(__file__).resolve().parents[1]
+from kernel_bodies import kernel_of, named_kernels
 
 BODIES = {
     "one address array stored by more threads in each iteration": """
@@ -55,11 +50,7 @@ CORPUS = ["corpus/row_scan/hillis_steele.cu", "examples/reduction.cu", "corpus/s
 
 
 def _cases():
-    for name, body in BODIES.items():
-        yield name, kernel_of(body)
-    for path in CORPUS:
-        for kernel in parse_file((ROOT / path).read_text(), path).kernels:
-            yield f"{path}:{kernel.name}", kernel
+    return named_kernels(BODIES, CORPUS)
 
 
 def _findings(kernel) -> dict:

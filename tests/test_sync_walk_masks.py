@@ -6,15 +6,10 @@ widely, or and-ed with one side only, is caught."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from kernelscope.analyses import sync
-from kernelscope.frontend import parse_file
-from kernel_bodies import kernel_of
-
-ROOT = Path(__file__).resolve().parents[1]
+from kernel_bodies import kernel_of, named_kernels
 
 BODIES = {
     "a load by every thread, a return, then a store by those left": """
@@ -39,11 +34,7 @@ FILES = ["examples/reduction.cu", "corpus/softmax/block_shared.cu", "tests/kerne
 
 
 def _cases():
-    for name, body in BODIES.items():
-        yield name, kernel_of(body)
-    for path in FILES:
-        for kernel in parse_file((ROOT / path).read_text(), path).kernels:
-            yield f"{path}:{kernel.name}", kernel
+    return named_kernels(BODIES, FILES)
 
 
 def _findings(kernel) -> dict:
