@@ -8,6 +8,7 @@ reward call. Results hold the records and render to the kernelscope.analysis/1 d
 from __future__ import annotations
 
 import functools
+import operator
 import os
 import shutil
 
@@ -19,6 +20,7 @@ from kernelscope.analyses import intensity as intensity_analysis
 from kernelscope.analyses import memory as memory_analysis
 from kernelscope.analyses.threads import BlockShape, active_slots, thread_env
 from kernelscope.analyses.trips import ExecWeights
+from kernelscope.identity_cache import IdentityCache
 from kernelscope.frontend import parse_file, read_source
 from kernelscope import rules
 from kernelscope.model import SourceError
@@ -391,19 +393,16 @@ def _occupancy(kernel, block: BlockShape, usage, dynamic_smem: int, options: Opt
                              kernel.shared_memory_opt_in)
 
 
-_OCCUPANCY_JSON: dict = {}
+# Occupancy results are shared between kernels with the same resources; so is their JSON (a sweep
+# of 32 block sizes each). Read-only: the document is only ever encoded.
+_OCCUPANCY_JSON = IdentityCache(4096)
 
 
 def _occupancy_json(result) -> dict:
-    """Occupancy results are shared between kernels with the same resources; so is their JSON
-    (a sweep of 32 block sizes each). Read-only: the document is only ever encoded. Keyed by
-    identity, holding the result so that its id cannot be reused while the entry exists."""
-    entry = _OCCUPANCY_JSON.get(id(result))
-    if entry is None or entry[0] is not result:
-        if len(_OCCUPANCY_JSON) > 4096:
-            _OCCUPANCY_JSON.clear()
-        entry = _OCCUPANCY_JSON[id(result)] = (result, result.to_json())
-    return entry[1]
+    return _OCCUPANCY_JSON.get(result, _TO_JSON)
+
+
+_TO_JSON = operator.methodcaller("to_json")
 
 
 @functools.lru_cache(maxsize=4096)

@@ -48,6 +48,7 @@ from kernelscope.analyses.batched_trips import MIXED, counter_column, values_for
 from kernelscope.analyses.loops import UNKNOWN, executed_iterations
 from kernelscope.analyses.threads import UNEVALUABLE, WARP_SIZE, ThreadSpace, as_truth, one_per_thread, per_thread, \
     thread_space
+from kernelscope.identity_cache import IdentityCache
 from kernelscope.model import FENCES, Loop
 
 BLOCK_BARRIERS = frozenset({"syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or", "cg_sync"})
@@ -670,16 +671,11 @@ class Footprints:
     def __init__(self):
         self.entries: dict = {}
         self.alone: dict = {}       # id((words, threads)) -> (it, whether two threads share a word of it)
-        self.spans: dict = {}       # id((words, threads)) -> (it, whether its words rise strictly)
+        self.spans = IdentityCache(self.LIMIT)      # (words, threads) -> whether its words rise strictly
 
     def rising(self, pair: tuple) -> bool:
         """`_rising` of the footprint's words, asked once per footprint."""
-        known = self.spans.get(id(pair))
-        if known is None or known[0] is not pair:
-            if len(self.spans) >= self.LIMIT:
-                del self.spans[next(iter(self.spans))]
-            known = self.spans[id(pair)] = (pair, _rising(pair[0]))
-        return known[1]
+        return self.spans.get(pair, _rising_words)
 
     def remember_alone(self, pair: tuple, answer: bool) -> None:
         if len(self.alone) >= self.LIMIT:
@@ -1907,6 +1903,11 @@ def _two_threads_on_a_word(words: np.ndarray, threads: np.ndarray) -> bool:
     owner = np.empty(span, dtype=threads.dtype)
     owner[slots] = threads
     return bool(np.count_nonzero(owner[slots] != threads))
+
+
+def _rising_words(footprint: tuple) -> bool:
+    """_rising of a (words, threads) footprint's words."""
+    return _rising(footprint[0])
 
 
 def _rising(words: np.ndarray) -> bool:

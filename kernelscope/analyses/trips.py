@@ -198,11 +198,7 @@ class ExecWeights:
     def averaging_weight(self, context) -> float:
         """How much a statement in `context` counts when averaging over accesses: its executions
         where known, else ASSUMED_TRIPS for each loop bounded by unbound sizes."""
-        key = tuple(map(id, context.loops))
-        known = self._averaging.get(key)
-        if known is None:
-            known = self._averaging[key] = self._averaging_weight(context.loops)
-        return known
+        return _per_loops(self._averaging, context.loops, self._averaging_weight)
 
     def _averaging_weight(self, loops) -> float:
         weight = 1.0
@@ -217,11 +213,7 @@ class ExecWeights:
 
     def weight(self, context):
         """(numeric weight or None, symbolic text) for statements in `context`."""
-        key = tuple(map(id, context.loops))
-        known = self._weights.get(key)
-        if known is None:
-            known = self._weights[key] = self._weight(context.loops)
-        return known
+        return _per_loops(self._weights, context.loops, self._weight)
 
     def _weight(self, loops):
         numeric = 1.0
@@ -239,6 +231,16 @@ class ExecWeights:
         if numeric is not None:
             return numeric, _format(numeric)
         return None, "*".join(symbolic)
+
+
+def _per_loops(kept: dict, loops, compute):
+    """compute(loops), kept in `kept` by the loops' identities (a kernel's loops outlive its
+    ExecWeights, so their ids stay theirs)."""
+    key = tuple(map(id, loops))
+    known = kept.get(key)
+    if known is None:
+        known = kept[key] = compute(loops)
+    return known
 
 
 def _share(mask: np.ndarray) -> float:

@@ -51,6 +51,8 @@ TOKEN_SOURCE = (
 
 def reference_token_pattern() -> re.Pattern:
     return re.compile(*TOKEN_SOURCE)
+
+
 # TOKEN_SOURCE with each alternative split so that it starts with a plain character or character class
 # ahead of its group: the regex engine then skips an alternative whose first character cannot
 # match without entering it, where the reference's alternatives each start with a group and are all

@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 import math
 
+from kernelscope.identity_cache import IdentityCache
+
 # stands where a shared occupancy object goes while the rest is encoded; json.dumps writes the NUL
 # characters as \u0000, so the marker is found in the output as `"\u0000<MARK><n>\u0000"`
 _MARK = "kernelscope-occupancy-"
@@ -49,12 +51,12 @@ def _render_sharing_occupancy(document: dict) -> str:
             kernels.append(kernel)
         files.append({**file, "kernels": kernels})
     if not uses:
-        return json.dumps(document, allow_nan=False, separators=(",", ":")) + "\n"
-    text = json.dumps({**document, "files": files}, allow_nan=False, separators=(",", ":"))
+        return _compact(document) + "\n"
+    text = _compact({**document, "files": files})
     pieces = text.split(_OPENING)
     if len(pieces) != uses + 1:
         # some string of the document itself looks like a marker: encode it the plain way
-        return json.dumps(document, allow_nan=False, separators=(",", ":")) + "\n"
+        return _compact(document) + "\n"
     out = [pieces[0]]
     for piece in pieces[1:]:
         position, _, rest = piece.partition(_CLOSING)
@@ -64,17 +66,16 @@ def _render_sharing_occupancy(document: dict) -> str:
     return "".join(out)
 
 
-_ENCODED: dict = {}      # id(occupancy dict) -> (the dict, held so that its id stays its own; its JSON)
-_ENCODED_LIMIT = 4096
+# each shared occupancy dict's JSON, kept beside it (see the module's docstring)
+_ENCODED = IdentityCache(4096)
 
 
 def _encoded_occupancy(occupancy: dict) -> str:
-    entry = _ENCODED.get(id(occupancy))
-    if entry is None or entry[0] is not occupancy:
-        if len(_ENCODED) >= _ENCODED_LIMIT:
-            _ENCODED.clear()
-        entry = _ENCODED[id(occupancy)] = (occupancy, json.dumps(occupancy, allow_nan=False, separators=(",", ":")))
-    return entry[1]
+    return _ENCODED.get(occupancy, _compact)
+
+
+def _compact(value) -> str:
+    return json.dumps(value, allow_nan=False, separators=(",", ":"))
 
 
 def _finite(value):
