@@ -13,7 +13,7 @@ import os
 import shutil
 
 import numpy as np
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from kernelscope import symbolic as sx
 from kernelscope.analyses import intensity as intensity_analysis
@@ -24,13 +24,14 @@ from kernelscope.identity_cache import IdentityCache
 from kernelscope.frontend import parse_file, read_source
 from kernelscope import rules
 from kernelscope.model import SourceError
+from kernelscope.records import record
 
 SCHEMA = "kernelscope.analysis/1"
 DEFAULT_BLOCK = (256, 1, 1)
 REGISTER_MODES = ("auto", "ptxas", "estimate")
 
 
-@dataclass
+@record
 class Options:
     arch: str = "sm_90"
     block: tuple | None = None          # assumed where no launch site gives one
@@ -45,7 +46,7 @@ class Options:
     plan: bool = False                  # a /* kernelscope:plan */ comment's launches give block and grid
 
 
-@dataclass
+@record
 class KernelResult:
     kernel: object                      # model.Kernel
     block: BlockShape
@@ -94,7 +95,7 @@ class KernelResult:
         }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RejectedLaunch:
     """A launch site whose block has more threads than any GPU runs (KS303 reports it)."""
     line: int
@@ -103,7 +104,7 @@ class RejectedLaunch:
     limit: int
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class LaunchResult:
     """What one launch shape of a kernel gets when the file launches it with several: the report
     above models the first; each shape's block decides its own coalescing and occupancy."""
@@ -128,7 +129,7 @@ class LaunchResult:
                 "theoretical_occupancy": rounded(self.theoretical_occupancy)}
 
 
-@dataclass
+@record
 class FileResult:
     path: str
     errors: list

@@ -11,9 +11,12 @@ from __future__ import annotations
 import os
 import resource
 import signal
-import subprocess
+from typing import TYPE_CHECKING
 
 from kernelscope.errors import InputError
+
+if TYPE_CHECKING:
+    import subprocess
 
 # Markers a compiler prints when an allocation fails under RLIMIT_AS (cicc and ptxas are C++).
 _OUT_OF_MEMORY = ("bad_alloc", "out of memory", "memory allocation", "cannot allocate memory", "memoryerror")
@@ -35,6 +38,8 @@ def env_limit(name: str, default: float) -> float:
 def run_limited(command: list[str], *, what: str, timeout_s: float, memory_bytes: int | None,
                 input: str | None = None, cwd=None) -> subprocess.CompletedProcess:
     """Run `command` to completion (text output captured) or raise LimitExceeded naming `what`."""
+    import subprocess   # here, not at import: `analyze` without ptxas never starts a process
+
     process = subprocess.Popen(command, stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace",
                                cwd=cwd, start_new_session=True,
@@ -78,6 +83,8 @@ def kill_process_group(process: subprocess.Popen) -> None:
         os.killpg(process.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
+    import subprocess
+
     try:
         process.wait(10)
     except subprocess.TimeoutExpired:

@@ -9,8 +9,10 @@ Lines and columns are 1-based and refer to the original file (before macro expan
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Optional
+
+from kernelscope.records import record
 
 Dim3 = tuple[int, int, int]
 
@@ -19,13 +21,13 @@ OPS = ("load", "store", "atomic")
 SEVERITIES = ("info", "warning", "error")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Position:
     line: int
     column: int
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SourceError:
     """A syntax error (or a skipped construct) located in the original file."""
     line: int
@@ -36,7 +38,7 @@ class SourceError:
         return {"line": self.line, "column": self.column, "message": self.message}
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Param:
     name: str
     type_name: str            # base type as written, without qualifiers: "float", "float4", "Particle"
@@ -47,7 +49,7 @@ class Param:
     line: int = 0
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Loop:
     """A loop around some statements. `var` is None for loops without a recognisable induction variable."""
     kind: str                  # for | while | do
@@ -67,7 +69,7 @@ class Loop:
     seq: int = 0
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Condition:
     expr: Any                  # Expr of the condition as tested
     line: int
@@ -75,14 +77,14 @@ class Condition:
     exclusive: bool = False    # an if/else arm: a thread runs this arm or the other, never both
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Context:
     """Where a statement sits: the loops around it (outermost first) and the conditions guarding it."""
     loops: tuple = ()
     conditions: tuple = ()
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Access:
     array: str                 # the base allocation: a parameter, shared array, local array or constant
     space: str                 # global | shared | local | constant
@@ -109,7 +111,7 @@ class Access:
         return Context(self.context.loops[:len(self.context.loops) - self.hoisted_loops], self.context.conditions)
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Barrier:
     kind: str                  # syncthreads | syncthreads_count | syncthreads_and | syncthreads_or | syncwarp | grid_sync
                                # | tile_sync (a tiled_partition<N <= 32>; mask: its lanes) | cg_sync (group unknown)
@@ -120,7 +122,7 @@ class Barrier:
     seq: int = 0
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Branch:
     condition: Any             # Expr
     line: int
@@ -135,7 +137,7 @@ class Branch:
 FENCES = frozenset({"__threadfence", "__threadfence_block", "__threadfence_system"})
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Call:
     name: str
     line: int
@@ -145,7 +147,7 @@ class Call:
     seq: int = 0
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Arith:
     """One floating-point operation site. `flops` counts an FMA as 2."""
     op: str                    # add | mul | fma | div | sqrt | special
@@ -156,7 +158,7 @@ class Arith:
     seq: int = 0
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class SharedArray:
     name: str
     elem_bytes: int
@@ -174,7 +176,7 @@ class SharedArray:
         return total
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class LaunchSite:
     kernel: str
     line: int
@@ -191,7 +193,7 @@ class LaunchSite:
     block_exprs: Any = None    # likewise for the block
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Kernel:
     name: str
     line: int
@@ -223,7 +225,7 @@ class Kernel:
     notes: list = field(default_factory=list)     # what the analyses could not follow in it (KS902)
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class FileModel:
     path: str
     kernels: list = field(default_factory=list)
@@ -234,7 +236,7 @@ class FileModel:
     notes: list = field(default_factory=list)  # things worth knowing that are not syntax errors
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Diagnostic:
     """One finding. The lint reporters and the JSON document are built from these alone."""
     rule: str                  # stable code, e.g. "KS101"

@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from functools import lru_cache
 from typing import Optional
 
 from kernelscope.errors import UsageError
 from kernelscope.paths import profile_file
+from kernelscope.records import record
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ArchProfile:
     cc: str                                  # "9.0"
     family: str
@@ -59,7 +60,7 @@ class ArchProfile:
         return out
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class GpuProfile:
     name: str
     aliases: tuple

@@ -11,12 +11,13 @@ import json
 import os
 import re
 import shutil
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import field, fields, replace
 from pathlib import Path
 from typing import Iterable, Mapping, Optional
 
 from kernelscope.errors import InputError, ToolMissingError
 from kernelscope.limits import LimitExceeded, env_limit, run_limited
+from kernelscope.records import record
 
 # nvcc runs on untrusted source: a ceiling on its time and memory keeps `analyze` bounded (past it,
 # --registers auto falls back to the estimate with a note). Normal kernels compile in 1-3 s.
@@ -29,7 +30,7 @@ class CompileError(InputError):
     """nvcc rejected the source; the message carries its first error lines."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ResourceUsage:
     registers: int
     spill_stores: int = 0              # bytes per thread

@@ -13,16 +13,17 @@ from the access records; shared-memory bytes are reported separately.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import lru_cache
 
 from kernelscope import profiles_db
 from kernelscope.analyses.trips import ExecWeights
+from kernelscope.records import record
 
 PRECISIONS = ("fp16", "bf16", "fp32", "fp64")
 
 
-@dataclass
+@record
 class IntensityResult:
     flops_per_thread: float | None
     flops_by_precision: dict = field(default_factory=dict)

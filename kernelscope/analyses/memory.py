@@ -20,7 +20,7 @@ lanes, and counted the way the hardware counts them:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import lru_cache
 
 import numpy as np
@@ -31,6 +31,7 @@ from kernelscope.analyses.threads import (
     bind_missing, thread_env,
 )
 from kernelscope.analyses.trips import ExecWeights
+from kernelscope.records import record
 
 SECTOR = 32
 BANKS = 32
@@ -38,7 +39,7 @@ BANK_WIDTH = 4
 BROADCAST_SHARE = 8         # at most one distinct address per this many lanes counts as broadcast
 
 
-@dataclass
+@record
 class AccessResult:
     line: int
     column: int
@@ -80,7 +81,7 @@ class AccessResult:
         return data
 
 
-@dataclass
+@record
 class BranchResult:
     line: int
     column: int
@@ -96,7 +97,7 @@ class BranchResult:
                 "divergent_warp_fraction": _round(self.divergent_warps), "in_loop": self.in_loop}
 
 
-@dataclass
+@record
 class MemoryResult:
     accesses: list = field(default_factory=list)
     branches: list = field(default_factory=list)

@@ -16,11 +16,12 @@ A launch that no SM could run (too many threads, registers or shared memory for 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Optional
 
 from kernelscope.errors import UsageError
 from kernelscope.profiles_db import ArchProfile, arch as lookup_arch
+from kernelscope.records import record
 
 SWEEP_BLOCK_SIZES = tuple(range(32, 1025, 32))
 LOW_OCCUPANCY = 0.5          # below it KS301 reports the kernel; the advice aims for it
@@ -31,7 +32,7 @@ UNLIMITED = 1 << 30
 _LIMITER_ORDER = ("block_size", "warps", "blocks", "registers", "shared_memory", "barriers")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SweepPoint:
     block_size: int
     active_blocks_per_sm: int
@@ -42,7 +43,7 @@ class SweepPoint:
                 "theoretical_occupancy": self.theoretical_occupancy}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class OccupancyResult:
     arch: str
     block_size: int

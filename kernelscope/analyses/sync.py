@@ -37,7 +37,7 @@ reported, an unknown address is never reported as a race.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from itertools import product
 
 import numpy as np
@@ -50,6 +50,7 @@ from kernelscope.analyses.threads import UNEVALUABLE, WARP_SIZE, ThreadSpace, as
     thread_space
 from kernelscope.identity_cache import IdentityCache
 from kernelscope.model import FENCES, Loop
+from kernelscope.records import record
 
 BLOCK_BARRIERS = frozenset({"syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or", "cg_sync"})
 GRID_BARRIER = "grid_sync"
@@ -77,7 +78,7 @@ MIN_BATCH = 8            # iterations worth evaluating at once (fewer cost about
 
 # ------------------------------------------------------------------------------------------ results
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class DivergentBarrier:
     line: int
     column: int
@@ -87,7 +88,7 @@ class DivergentBarrier:
         return {"line": self.line, "column": self.column, "reason": self.reason}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SharedRace:
     array: str
     kind: str                  # RAW | WAR | WAW, in program order of the two accesses
@@ -105,7 +106,7 @@ class SharedRace:
                 "second_line": self.second_line, "scope": self.scope, "message": self.message}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ReturnBeforeBarrier:
     line: int
     column: int
@@ -117,7 +118,7 @@ class ReturnBeforeBarrier:
                 "message": self.message}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class MaskMismatch:
     name: str
     line: int
@@ -128,7 +129,7 @@ class MaskMismatch:
         return {"name": self.name, "line": self.line, "column": self.column, "message": self.message}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class AtomicContention:
     array: str
     line: int
@@ -141,7 +142,7 @@ class AtomicContention:
                 "in_loop": self.in_loop}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Site:
     name: str
     line: int
@@ -151,7 +152,7 @@ class Site:
         return {"name": self.name, "line": self.line, "column": self.column}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SyncResult:
     barriers: int
     divergent_barriers: tuple = ()
@@ -233,7 +234,7 @@ def _inert(kind: str, record) -> bool:
     return False
 
 
-@dataclass
+@record
 class LoopNode:
     loop: object
     children: list = field(default_factory=list)

@@ -19,12 +19,12 @@ Uniformity is decided two ways, used together:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
 from kernelscope import symbolic as sx
+from kernelscope.records import record
 
 WARP_SIZE = 32                     # lanes per warp
 # Values for parameters nobody bound: large, and multiples of 64 elements, as real sizes usually are.
@@ -47,7 +47,7 @@ UNEVALUABLE = (sx.Unevaluable, TypeError, ValueError, KeyError, OverflowError, Z
                AttributeError, IndexError)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class BlockShape:
     """A block's dimensions."""
     x: int
@@ -71,7 +71,7 @@ class BlockShape:
         return [self.x, self.y, self.z]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ThreadSpace:
     """The threads of one block as arrays indexed by linear thread id (padded to whole warps or not),
     with their lane and warp numbers and whether each slot is a real thread."""

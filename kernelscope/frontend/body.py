@@ -10,7 +10,7 @@ default); branches merge the values a variable may have with a `Select`.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from kernelscope import math_costs
 from kernelscope import symbolic as sx
@@ -18,6 +18,7 @@ from kernelscope.errors import InvalidSource
 from kernelscope.frontend.ctypes import FLOAT_PRECISION, SCALAR_BYTES, TypeTable, normalise_type, precision_of
 from kernelscope.frontend.nodes import FIELD
 from kernelscope.model import Access, Arith, Barrier, Branch, Call, Condition, Context, Loop, SharedArray
+from kernelscope.records import record
 
 MAX_EXPRESSION_DEPTH = 150
 MAX_STATEMENT_DEPTH = 120
@@ -70,7 +71,7 @@ CAST_RESULT = {"__half2float": "float", "__bfloat162float": "float", "__float2ha
                "__double2float_rn": "float"}
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Pointer:
     base: str
     space: str
@@ -87,7 +88,7 @@ class Pointer:
         return Pointer(self.base, self.space, self.offset, pointee, ())
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Value:
     expr: sx.Expr
     ctype: str | None = None
@@ -100,7 +101,7 @@ UNKNOWN = Value(sx.Opaque("?"))
 _MISSING = object()
 
 
-@dataclass
+@record
 class Scope:
     """What a walk writes into: a Kernel record, or nothing (host code)."""
     accesses: list = field(default_factory=list)

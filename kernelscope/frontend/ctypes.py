@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import lru_cache
+
+from kernelscope.records import record
 
 SCALAR_BYTES = {
     "char": 1, "signed char": 1, "unsigned char": 1, "bool": 1, "int8_t": 1, "uint8_t": 1,
@@ -29,7 +31,7 @@ _VECTOR_COMPONENT = {"char": 1, "uchar": 1, "short": 2, "ushort": 2, "int": 4, "
 _COMPONENT_NAMES = ("x", "y", "z", "w")
 
 
-@dataclass
+@record
 class Field:
     name: str
     type_name: str
@@ -38,7 +40,7 @@ class Field:
     count: int = 1      # elements, for an array member
 
 
-@dataclass
+@record
 class StructLayout:
     name: str
     size: int

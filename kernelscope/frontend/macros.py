@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import NamedTuple
 
 from kernelscope.model import SourceError
+from kernelscope.records import record
 
 # How much text expansion may produce, relative to the input, before we stop expanding: guards
 # against exponential macro bombs.
@@ -114,7 +115,7 @@ def _starts_word(text: str, offset: int) -> bool:
     return offset == 0 or not (text[offset - 1].isalnum() or text[offset - 1] == "_")
 
 
-@dataclass
+@record
 class Macro:
     name: str
     body: str
@@ -162,7 +163,7 @@ class PositionMap:
         return self._orig_starts[i]
 
 
-@dataclass
+@record
 class Preprocessed:
     text: str                       # what the parser sees
     original: str                   # the normalised input

@@ -13,7 +13,8 @@ so that no position moves. What they remove is recorded so nothing is lost:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from kernelscope.records import record
 
 _LAUNCH_BOUNDS = re.compile(r"__launch_bounds__\s*\(")
 # Every alternative starts with `_`; the lookahead lets the scan skip other characters at once
@@ -31,7 +32,7 @@ _CLASS_INSTANTIATION_START = re.compile(r"template\s+(?:class|struct)\s")
 _LAMBDA_QUALIFIER = re.compile(r"(\]\s*)(__device__|__host__\s+__device__|__device__\s+__host__)")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class LaunchBoundsMark:
     offset: int          # where `__launch_bounds__` started in the text
     arguments: tuple     # argument texts as written (after macro expansion)

@@ -6,17 +6,17 @@ from __future__ import annotations
 import os
 import re
 import stat
-from dataclasses import dataclass
 from pathlib import Path
 
 from kernelscope.errors import InputError
+from kernelscope.records import record
 
 # A CUDA translation unit larger than this is almost surely generated or not source at all; parsing
 # it would take long enough to look like a hang. Override with KERNELSCOPE_MAX_BYTES.
 DEFAULT_MAX_BYTES = 8 * 1024 * 1024
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SourceText:
     path: str
     text: str

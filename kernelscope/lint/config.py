@@ -13,23 +13,21 @@ and `ignore` match a code, the longer (more specific) prefix decides, and `ignor
 
 from __future__ import annotations
 
-import configparser
 import dataclasses
 import fnmatch
 import os
 import stat
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path, PurePosixPath
-from typing import Optional
-
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10
-    import tomli as tomllib
+from typing import TYPE_CHECKING, Optional
 
 from kernelscope import rules
 from kernelscope.errors import UsageError
 from kernelscope.model import SEVERITIES
+from kernelscope.records import record
+
+if TYPE_CHECKING:
+    import configparser
 
 DEFAULT_INCLUDE = ("*.cu", "*.cuh")
 # Directories nobody wants linted by accident; a path named on the command line is always walked.
@@ -43,7 +41,7 @@ _SCALAR_KEYS = ("arch", "block", "grid", "fail-on", "registers", "show-info")
 REGISTER_MODES = ("estimate", "ptxas", "auto")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Settings:
     """Everything that decides how one file is linted. Immutable and picklable (sent to workers)."""
     root: Path = field(default_factory=Path.cwd)   # where relative patterns are anchored
@@ -98,7 +96,7 @@ class Settings:
             return absolute.as_posix()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Overrides:
     """Settings given on the command line; None means "not given"."""
     select: Optional[tuple] = None
@@ -218,6 +216,12 @@ def load_config_file(path: Path, defaults: Settings | None = None) -> Settings:
 
 
 def _read_toml(path: str | os.PathLike) -> dict:
+    # tomllib and configparser are imported only when a configuration file is read: most runs of
+    # `analyze` find none, and the two cost about 6 ms of its start-up
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib
     try:
         with open(path, "rb") as handle:
             return tomllib.load(handle)
@@ -226,6 +230,8 @@ def _read_toml(path: str | os.PathLike) -> dict:
 
 
 def _read_ini(path: str | os.PathLike) -> configparser.ConfigParser:
+    import configparser
+
     parser = configparser.ConfigParser(interpolation=None)
     try:
         parser.read(path, encoding="utf-8")

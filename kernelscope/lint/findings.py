@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from kernelscope.model import SEVERITIES, Diagnostic
+from kernelscope.records import record
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Finding:
     diagnostic: Diagnostic       # severity already reflects the configuration
     fingerprint: str             # stable across unrelated edits (see `fingerprints`)
     failing: bool                # at or above the failing severity of its file's settings
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class FileOutcome:
     path: str
     findings: tuple = ()
@@ -25,7 +26,7 @@ class FileOutcome:
     hidden_info: int = 0         # info findings left out (shown with --show-info)
 
 
-@dataclass
+@record
 class LintReport:
     files: list = field(default_factory=list)        # FileOutcome, in path order
     skipped: list = field(default_factory=list)      # named files that are not C/C++/CUDA source

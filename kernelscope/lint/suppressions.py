@@ -13,18 +13,19 @@ depend on `--select`; a suppression that matched nothing is reported as KS903.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Optional
 
 from kernelscope import rules
 from kernelscope.model import Diagnostic
+from kernelscope.records import record
 
 UNUSED_CODE = "KS903"
 
 _DIRECTIVE = re.compile(r"kernelscope:\s*(ignore-file|ignore|disable|enable)\b(?:\[([^\]]*)\])?")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Comment:
     line: int
     column: int
@@ -34,7 +35,7 @@ class Comment:
     end: int
 
 
-@dataclass
+@record
 class Suppression:
     kind: str                    # ignore | disable | ignore-file
     line: int
