@@ -65,16 +65,81 @@ def test_walk_and_query_agree_around_the_start_depth_bound(nesting):
         assert_same_captures(front._parser().parse(source.encode()))
 
 
-def test_a_process_walks_until_its_budget_is_spent_then_compiles_the_query(monkeypatch):
-    tree = front._parser().parse(b"__global__ void k(float* y) { y[threadIdx.x] = 1.0f; }\n")
+def test_a_process_walks_trees_with_errors_until_its_budget_is_spent_then_compiles_the_query(monkeypatch):
+    tree = front._parser().parse(b"__global__ void k(float* y) { y[threadIdx.x] = 1.0f }\n")
+    assert tree.root_node.has_error
     used = []
-    monkeypatch.setattr(front, "_walked_captures", lambda root: used.append("walk") or {})
+    monkeypatch.setattr(front, "_walked_captures_of_all", lambda root: used.append("walk") or {})
     monkeypatch.setattr(front, "_query_captures", lambda root: used.append("query") or {})
     monkeypatch.setattr(front._query, "cache_info", lambda: type("Info", (), {"currsize": 0})())
     monkeypatch.setattr(front, "_walked_bytes", front.WALK_BUDGET_BYTES - 2 * tree.root_node.end_byte)
     for _ in range(3):
         front._captures(tree.root_node)
     assert used == ["walk", "walk", "query"]
+
+
+def test_trees_without_errors_are_always_walked(monkeypatch):
+    # the pruned walk costs a fraction of the query's run, compiled or not, whatever the budget says
+    tree = front._parser().parse(b"__global__ void k(float* y) { y[threadIdx.x] = 1.0f; }\n")
+    used = []
+    monkeypatch.setattr(front, "_walked_captures_of_named", lambda root, text: used.append("walk") or {})
+    monkeypatch.setattr(front, "_query_captures", lambda root: used.append("query") or {})
+    monkeypatch.setattr(front, "_walked_bytes", front.WALK_BUDGET_BYTES)
+    front._query()
+    for _ in range(2):
+        front._captures(tree.root_node)
+    assert used == ["walk", "walk"]
+
+
+# Every kind of capture where a walk that passes by the nodes without a capture mark could miss
+# it: members without a body (`= default`, `= delete`), local classes and structs, a function
+# nested in a block, template ids and launches deep in expressions and lambdas, typedefs and
+# explicit instantiations in odd places, text before the tree's first node.
+PRUNING_CASES = [
+    "struct S { S() = default; S(const S&) = delete; int f() const; virtual void g() = 0; };",
+    "class C { public: C() = default; ~C() = delete; operator int() = default; };",
+    "  \n\n  template <typename T> __global__ void k(T* p) { p[0] = T(); }\n"
+    "template __global__ void k<float>(float*);\ntemplate void h(float);",
+    "__global__ void k(float* y) { struct L { __device__ int m() { return 1; } }; class M { int n; }; "
+    "typedef int I; I i = 0; int q() { return 2; } y[i] = 0; }",
+    "void host(float* y) { auto f = [&](int n) { k<<<n, 32>>>(y); }; f(1); "
+    "int v = reduce<float, 4>(y) + (int)(sizeof(Vec<int>) * 2); k<<<1, 1, 0>>>(y); }",
+    "namespace a { extern \"C\" { __device__ float h(float x) { return x; } } }\n"
+    "typedef struct { int a; } T; using U = Box<T>; struct D : Base<int> { D(); };",
+]
+
+
+def test_the_pruned_walk_finds_what_the_full_walk_and_the_query_find():
+    trees = [parsed(path.read_text(encoding="latin-1")) for path in CUDA_FILES] + \
+        [front._parser().parse(source.encode()) for source in PRUNING_CASES]
+    compared = 0
+    for tree in trees:
+        if tree.root_node.has_error:
+            continue
+        compared += 1
+        pruned = found(front._walked_captures_of_named(tree.root_node))
+        assert pruned == found(front._walked_captures_of_named(tree.root_node, pruned=False))
+        assert pruned == found(front._query_captures(tree.root_node))
+    assert compared > 100
+
+
+def test_the_pruning_cases_have_every_capture_and_no_errors():
+    kinds = set()
+    for source in PRUNING_CASES:
+        tree = front._parser().parse(source.encode())
+        assert not tree.root_node.has_error, source
+        kinds |= set(found(front._query_captures(tree.root_node)))
+    assert kinds >= {"function", "launch", "instance", "template_id.name", "template_id.args", "class.name",
+                     "class", "struct", "typedef"}
+
+
+@pytest.mark.parametrize("left_out", front._CAPTURE_MARKS)
+def test_a_walk_without_one_of_the_capture_marks_misses_captures(monkeypatch, left_out):
+    # each mark is needed: leaving one out (a broken pruning) loses a capture on the cases above
+    monkeypatch.setattr(front, "_CAPTURE_MARKS", tuple(m for m in front._CAPTURE_MARKS if m != left_out))
+    trees = [front._parser().parse(source.encode()) for source in PRUNING_CASES]
+    assert any(found(front._walked_captures_of_named(tree.root_node)) !=
+               found(front._walked_captures_of_named(tree.root_node, pruned=False)) for tree in trees)
 
 
 def test_the_walk_of_named_nodes_finds_what_the_walk_of_every_node_finds():

@@ -103,7 +103,7 @@ def _parse_file(text: str, path: str, defines: dict | None, arch: str, preproces
     model.errors.extend(e for e in pre.errors if e.line > 0)
     model.errors.extend(SourceError(1, 1, e.message) for e in pre.errors if e.line == 0)
 
-    captures = _captures(tree.root_node)
+    captures = _captures(tree.root_node, parsed_text)
     _collect_types(unit, captures)
     _collect_file_scope(unit, tree.root_node)
     _collect_device_functions(unit, captures)
@@ -139,23 +139,27 @@ def _unclosed_braces(text: str) -> int:
     return min(depth, 64)
 
 
-# Compiling grammars/cuda.scm costs about 18 ms, once per process; running it, ~0.035 ms per KB of
-# parsed text; a walk over the tree in Python that finds the same captures, ~0.1 ms per KB. So a
-# process walks the trees of its first files, up to this many bytes in all, and compiles the query
-# only when it has more to read: a fresh `kernelscope analyze` of a small file never compiles it.
+# Compiling grammars/cuda.scm costs about 18 ms, once per process; running it costs about as much
+# as a Python walk over the tree's named nodes. A tree without errors is walked, visiting only the
+# nodes whose text could hold a capture (see _capture_marks): a small part of its nodes, a third of
+# the query's instructions. A tree with errors needs every node visited: a process walks those of
+# its first files, up to this many bytes in all, and compiles the query only when it has more to
+# read, so that a fresh `kernelscope analyze` of a small file never compiles it.
 WALK_BUDGET_BYTES = 256 * 1024
 _walked_bytes = 0
 
 
-def _captures(root) -> dict:
+def _captures(root, text: str | None = None) -> dict:
     """Captured nodes by capture name, in source order. QueryCursor.captures does not keep that
     order, nor one order across names (py-tree-sitter issue #450): `instance.name` and
     `instance.args` would be zipped out of step, giving kernels each other's template arguments,
-    differently from run to run."""
+    differently from run to run. text: what the tree was parsed from (else read from the tree)."""
     global _walked_bytes
-    if _query.cache_info().currsize == 0 and _walked_bytes + root.end_byte <= WALK_BUDGET_BYTES:
+    if not root.has_error:
+        raw = _walked_captures_of_named(root, text)
+    elif _query.cache_info().currsize == 0 and _walked_bytes + root.end_byte <= WALK_BUDGET_BYTES:
         _walked_bytes += root.end_byte
-        raw = _walked_captures(root)
+        raw = _walked_captures_of_all(root)
     else:
         raw = _query_captures(root)
     captures = _refine(raw)
@@ -177,27 +181,60 @@ _WALKED_TYPES = frozenset(("function_definition", "call_expression", "template_i
                            "template_function", "class_specifier", "struct_specifier", "type_definition", "ERROR"))
 
 
-def _walked_captures(root) -> dict:
+def _walked_captures(root, text: str | None = None) -> dict:
     """What _query_captures finds, by one walk over the tree: the same patterns of grammars/cuda.scm
     (kept in step with it; tests/test_walked_captures.py compares the two on every test file), the
     same start-depth bound."""
     if not root.has_error:
-        return _walked_captures_of_named(root)
+        return _walked_captures_of_named(root, text)
     return _walked_captures_of_all(root)
 
 
-def _walked_captures_of_named(root) -> dict:
+# Text that every node a pattern of _walked_match captures holds, and so every node above it: a
+# kernel launch's `<<<` and a template id's `<`, a function body's `{` (or the `= default` and
+# `= delete` of a member without one), a class or struct body's `{`, and the keyword of a
+# type_definition or template_instantiation. A word found inside a longer one (`deleted`) only
+# costs a needless visit.
+_CAPTURE_MARKS = ("<", "{", "template", "typedef", "default", "delete")
+
+
+def _capture_marks(text: str) -> list:
+    """The offsets in text where one of _CAPTURE_MARKS starts, in order (found by str.find, several
+    times cheaper than one regular expression of them all)."""
+    offsets = []
+    for mark in _CAPTURE_MARKS:
+        position = text.find(mark)
+        while position >= 0:
+            offsets.append(position)
+            position = text.find(mark, position + 1)
+    offsets.sort()
+    return offsets
+
+
+def _walked_captures_of_named(root, text: str | None = None, pruned: bool = True) -> dict:
     """_walked_captures of a tree without errors: no node is missing nor an ERROR, so the patterns
     can only match named nodes with children (the tokens, anonymous nodes and named leaves such as
     identifiers, are about two thirds of all nodes, and the walk neither visits the anonymous ones
-    nor asks a leaf its type)."""
+    nor asks a leaf its type). A node with no capture mark in its text has no capture in or under
+    it (tree-sitter's nodes lie within their parents' bytes): the walk passes it by (`pruned`; the
+    tests compare with the walk that does not)."""
     found: dict = {}
     kinds = _walked_kind_ids()
+    if pruned:
+        if text is None:        # (offsets are from the start of the parsed text: pad to the node's start)
+            text = " " * root.start_byte + root.text.decode("latin-1")
+        marks = _capture_marks(text)
+        count = len(marks)
     levels = [iter((root,))]
     while levels:
         for node in levels[-1]:
             if node.end_byte == 0 or node.child_count == 0:
                 continue
+            if pruned:
+                # (the first mark at or after the node's start, before its end?)
+                index = bisect.bisect_left(marks, node.start_byte)
+                if index == count or marks[index] >= node.end_byte:
+                    continue
             if node.kind_id in kinds:
                 _walked_match(node, node.type, found)
             if len(levels) <= MAX_QUERY_START_DEPTH:
