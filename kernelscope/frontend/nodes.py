@@ -15,18 +15,26 @@ def language():
 
 
 class _FieldIds:
-    """Field ids of the grammar by field name (`FIELD.left`), read from the grammar on first use of
-    each name. `child_by_field_id` costs a third of `child_by_field_name`, which looks the name up
-    in the grammar on every call; the walker asks for fields about 200 times per kernel."""
+    """Field ids of the grammar by field name (`FIELD.left`), read from the grammar on first use.
+    `child_by_field_id` costs a third of `child_by_field_name`, which looks the name up in the
+    grammar on every call; the walker asks for fields about 200 times per kernel.
+
+    The first lookup sets every field of the grammar as an attribute and turns the object into a
+    _GrammarFieldIds, which has no __getattr__: while a class defines one, every attribute read
+    goes through the slower lookup that can fall back on it, even for attributes that are set."""
 
     def __getattr__(self, name: str) -> int:
         if name.startswith("__"):
             raise AttributeError(name)
-        field_id = language().field_id_for_name(name)
-        if field_id is None:
-            raise AttributeError(f"the CUDA grammar has no field {name!r}")
-        setattr(self, name, field_id)       # later lookups find the attribute and skip this method
-        return field_id
+        grammar = language()
+        for field_id in range(1, grammar.field_count + 1):
+            setattr(self, grammar.field_name_for_id(field_id), field_id)
+        self.__class__ = _GrammarFieldIds
+        return getattr(self, name)
+
+
+class _GrammarFieldIds:
+    """FIELD once loaded: a field the CUDA grammar does not have is an AttributeError."""
 
 
 FIELD = _FieldIds()
