@@ -535,6 +535,18 @@ def _both(a: np.ndarray, b: np.ndarray, everyone: np.ndarray) -> np.ndarray:
     return a & b
 
 
+def _reaches_all(reached: np.ndarray, live: np.ndarray, everyone: np.ndarray) -> bool:
+    """Whether every live thread is among those `reached` (np.array_equal(reached & live, live)).
+    Until a thread returns the live threads are the all-true mask `everyone`, and the question is
+    whether every thread is reached: one count instead of an and, a comparison and a reduction,
+    asked at every barrier executed."""
+    if reached is live:
+        return True
+    if live is everyone:
+        return np.count_nonzero(reached) == reached.size
+    return not np.count_nonzero(live & ~reached)
+
+
 def _address_key(event: Event) -> int:
     """What a batch plan shares an access's addresses under: its address expression."""
     return id(event.record.address)
@@ -1611,7 +1623,7 @@ class BlockRun:
     def block_barrier(self, step: Step, barrier) -> None:
         live = self.alive
         reached = step.mask
-        if not reached.any():
+        if not np.count_nonzero(reached):     # (cheaper than reached.any(), a reduction)
             return
         reason = self.divergence_reason(step, live, reached)
         if reason:
@@ -1638,7 +1650,7 @@ class BlockRun:
                 return f"under the thread-dependent condition at line {condition.line}"
         for loop in step.loops:
             return f"inside the loop at line {loop.line}, whose trip count depends on the thread"
-        if np.array_equal(reached & live, live):
+        if _reaches_all(reached, live, self.everyone):
             return None
         record = step.event.record
         if record.kind == "cg_sync" and not self.splits_a_group(live, reached, self.space.warp):
@@ -1677,7 +1689,7 @@ class BlockRun:
         self.alive = self.alive & ~leaving
 
     def atomic(self, step: Step, access) -> None:
-        if not step.mask.any():
+        if not np.count_nonzero(step.mask):
             return
         addresses = per_thread(access.address, step.env, self.space.size)
         if addresses is None:
