@@ -402,11 +402,15 @@ class Memo:
 
     def reading(self, what) -> tuple:
         """(what, the varying names it reads or None when it may read more than its symbols, as many
-        _ABSENTs, whether it reads blockIdx)."""
-        names = _names_read(_expressions_of(what))
+        _ABSENTs, whether it reads blockIdx). The varying names are in any order: it is the same for
+        every look-up of `what`, the only thing the key needs."""
+        if isinstance(what, sx.Expr):       # (most: an address, a condition or a lane mask)
+            names = None if what.has_load() else what.symbols()
+        else:
+            names = _names_read(_expressions_of(what))
         if names is None:
             return what, None, None, False
-        changing = tuple(name for name in names if name in self.varying)
+        changing = tuple(self.varying.intersection(names))
         return what, changing, (_ABSENT,) * len(changing), not _BLOCK_INDEX.isdisjoint(names)
 
 
@@ -578,7 +582,7 @@ def _names_read(expressions):
         if not isinstance(expr, sx.Expr) or expr.has_load():
             return None
         names |= expr.symbols()
-    return tuple(sorted(names))
+    return names
 
 
 class _MixedValues(Exception):
@@ -906,7 +910,8 @@ class BlockRun:
                 if node.read_only and id(node.record) in self.found.unknown_addresses:
                     continue    # all it could do is done (see worth_recording)
                 addresses = self.addresses(node, env)
-                if not self.worth_recording(node, addresses):
+                # (a known address of an array that is written is always worth recording)
+                if (addresses is None or node.read_only) and not self.worth_recording(node, addresses):
                     continue
             key = _walk_key(node)
             entry = masks.get(key)
@@ -1565,10 +1570,12 @@ class BlockRun:
 
     def addresses(self, event: Event, env):
         """The event's per-thread byte addresses, None when unknown."""
-        if event.unbound_address or not self.address_trusted(event):
+        trusted = event.trusted     # (`address_trusted` once it has been asked, without the call)
+        if event.unbound_address or not (trusted if trusted is not None else self.address_trusted(event)):
             return None
         address = event.record.address
-        values = self.per_thread(address, env)
+        # (`per_thread`, written out: this is the executor's most frequent evaluation)
+        values = self.memo.recall(address, env, self.block, self.evaluate, address, env)
         if values is None and self.hopeless.get(id(address)) is address:
             event.unbound_address = True    # every block has the same names bound
         return values
