@@ -79,12 +79,12 @@ def _ran_out_of_memory(returncode: int, output: str) -> bool:
 
 def kill_process_group(process: subprocess.Popen) -> None:
     """SIGKILL the process's group (it leads one: start_new_session) and reap the leader."""
+    import subprocess
+
     try:
         os.killpg(process.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
-    import subprocess
-
     try:
         process.wait(10)
     except subprocess.TimeoutExpired:

@@ -60,11 +60,7 @@ def module_source(registered) -> str:
 def _shape_of_made(cls, frozen: bool, slots: bool):
     """records.class_shape of a class as it was declared, read back from the dataclass made of it
     (the class itself now holds the methods, which class_shape turns away)."""
-    fields = tuple((f.name,
-                    records.DEFAULT if f.default is not dataclasses.MISSING else
-                    records.DEFAULT_FACTORY if f.default_factory is not dataclasses.MISSING else records.NO_DEFAULT,
-                    f.repr, f.compare)
-                   for f in dataclasses.fields(cls))
+    fields = tuple((f.name, records.default_kind(f), f.repr, f.compare) for f in dataclasses.fields(cls))
     return frozen, slots, "__post_init__" in cls.__dict__, fields
 
 
@@ -94,8 +90,8 @@ def _factory_source(function: str, shape) -> str:
     lines.append("    def __repr__(self):")
     lines.append(f'        return self.__class__.__qualname__ + f"({text})"')
     compared = [name for name, _, _, compare in fields if compare]
-    mine = _tuple("self", compared)
-    theirs = _tuple("other", compared)
+    mine = _tuple(f"self.{name}" for name in compared)
+    theirs = _tuple(f"other.{name}" for name in compared)
     lines.append("")
     lines.append("    def __eq__(self, other):")
     lines.append("        if other.__class__ is self.__class__:")
@@ -103,7 +99,7 @@ def _factory_source(function: str, shape) -> str:
     lines.append("        return NotImplemented")
     methods = ["__init__", "__repr__", "__eq__"]
     if frozen:
-        names = _tuple_of_names([name for name, *_ in fields])
+        names = _tuple(repr(name) for name, *_ in fields)
         lines.append("")
         lines.append("    def __setattr__(self, name, value):")
         lines.append(f"        if type(self) is cls or name in {names}:")
@@ -123,10 +119,6 @@ def _factory_source(function: str, shape) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _tuple(owner: str, names) -> str:
-    return "(" + "".join(f"{owner}.{name}, " for name in names).rstrip(" ") + ")"
-
-
-def _tuple_of_names(names) -> str:
-    return "(" + "".join(f"{name!r}, " for name in names).rstrip(" ") + ")"
-
+def _tuple(items) -> str:
+    """A tuple display of the given expressions' texts, one-element tuples included: (a,) or (a, b,)."""
+    return "(" + "".join(f"{item}, " for item in items).rstrip(" ") + ")"

@@ -2,8 +2,8 @@
 
 `dataclasses.dataclass` writes a class's __init__, __repr__ and __eq__ (and, when frozen, __setattr__,
 __delattr__ and __hash__) as source text and compiles it while the class is being defined. For the
-48 classes a `kernelscope analyze` process defines before it reads a file, that was about 210 million
-instructions, a quarter of the whole run on a one-kernel file.
+classes a `kernelscope analyze` process defines before it reads a file (56 are records now), that was
+about 210 million instructions, a quarter of the whole run on a one-kernel file.
 
 `record` makes the same classes: a dataclass (fields(), replace(), asdict() and is_dataclass() work as
 ever) whose methods come from kernelscope/_record_methods.py, the same methods written out as plain
@@ -49,6 +49,13 @@ FACTORY = _FactorySentinel()
 NO_DEFAULT, DEFAULT, DEFAULT_FACTORY = 0, 1, 2
 
 
+def default_kind(field: dataclasses.Field) -> int:
+    """NO_DEFAULT, DEFAULT or DEFAULT_FACTORY: what a field declares (or a made dataclass's field has)."""
+    if field.default is not dataclasses.MISSING:
+        return DEFAULT
+    return DEFAULT_FACTORY if field.default_factory is not dataclasses.MISSING else NO_DEFAULT
+
+
 def record(cls=None, /, *, frozen: bool = False, slots: bool = False):
     """`dataclasses.dataclass(cls, frozen=frozen, slots=slots)`, with the methods read from
     _record_methods.py when it describes the class as it is."""
@@ -86,9 +93,7 @@ def class_shape(cls, frozen: bool, slots: bool):
         if isinstance(value, dataclasses.Field):
             if not value.init or value.kw_only is True or value.hash is not None or value.metadata:
                 return None
-            kind = (DEFAULT if value.default is not dataclasses.MISSING else
-                    DEFAULT_FACTORY if value.default_factory is not dataclasses.MISSING else NO_DEFAULT)
-            fields.append((name, kind, value.repr, value.compare))
+            fields.append((name, default_kind(value), value.repr, value.compare))
         else:
             fields.append((name, NO_DEFAULT if value is dataclasses.MISSING else DEFAULT, True, True))
     return frozen, slots, "__post_init__" in cls.__dict__, tuple(fields)
@@ -113,9 +118,8 @@ def _written_methods(cls, shape):
 def _complete(cls, factory, frozen: bool):
     """Give a plain dataclass the methods `factory` writes for it, as dataclasses would set them."""
     fields = dataclasses.fields(cls)
-    defaults = [f.default if f.default is not dataclasses.MISSING else f.default_factory
-                for f in fields if f.default is not dataclasses.MISSING
-                or f.default_factory is not dataclasses.MISSING]
+    defaults = [f.default if default_kind(f) == DEFAULT else f.default_factory
+                for f in fields if default_kind(f) != NO_DEFAULT]
     methods = factory(cls, defaults)
     init = methods["__init__"]
     # what inspect.signature shows: the fields' annotations, as on a generated __init__

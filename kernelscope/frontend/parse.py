@@ -155,13 +155,12 @@ def _captures(root, text: str | None = None) -> dict:
     `instance.args` would be zipped out of step, giving kernels each other's template arguments,
     differently from run to run. text: what the tree was parsed from (else read from the tree)."""
     global _walked_bytes
-    if not root.has_error:
-        raw = _walked_captures_of_named(root, text)
-    elif _query.cache_info().currsize == 0 and _walked_bytes + root.end_byte <= WALK_BUDGET_BYTES:
-        _walked_bytes += root.end_byte
-        raw = _walked_captures_of_all(root)
-    else:
+    if root.has_error and (_query.cache_info().currsize or _walked_bytes + root.end_byte > WALK_BUDGET_BYTES):
         raw = _query_captures(root)
+    else:
+        if root.has_error:
+            _walked_bytes += root.end_byte      # (only walks of every node count against the budget)
+        raw = _walked_captures(root, text)
     captures = _refine(raw)
     return {name: sorted(nodes, key=_position) for name, nodes in captures.items()}
 

@@ -217,7 +217,7 @@ def load_config_file(path: Path, defaults: Settings | None = None) -> Settings:
 
 def _read_toml(path: str | os.PathLike) -> dict:
     # tomllib and configparser are imported only when a configuration file is read: most runs of
-    # `analyze` find none, and the two cost about 6 ms of its start-up
+    # `analyze` find none (a few million instructions of its start-up)
     try:
         import tomllib
     except ModuleNotFoundError:  # Python 3.10
