@@ -191,7 +191,7 @@ def _per_thread_steps(loop, start, step, operator: str, bound, alive: np.ndarray
         np.logical_and.accumulate(still, axis=0, out=still)
         values.flags.writeable = still.flags.writeable = False
         live = np.count_nonzero(still & alive, axis=1)
-        dead = np.flatnonzero(live == 0)
+        dead = (live == 0).nonzero()[0]
         stop = int(dead[0]) if dead.size else rows
         result.extend(zip(values[:stop], still[:stop]))
         done += stop

@@ -382,14 +382,19 @@ class Memo:
         before with the same values of what it reads; `also`, when given, is one more object the
         value depends on by identity. Computed every time when `what` may read more than its
         symbols."""
-        known = self.names.get(id(what))
+        ident = id(what)
+        known = self.names.get(ident)
         if known is None or known[0] is not what:
-            known = self.names[id(what)] = self.reading(what)
+            known = self.names[ident] = self.reading(what)
         changing = known[1]
         if changing is None:
             return compute(*args)
-        values = tuple(map(env.get, changing, known[2])) if changing else ()
-        key = (id(what), block if known[3] else None, tuple(map(id, values)), id(also))
+        if changing:
+            values = tuple(map(env.get, changing, known[2]))
+            key = (ident, block if known[3] else None, tuple(map(id, values)), id(also))
+        else:
+            values = ()
+            key = (ident, block if known[3] else None, (), id(also))
         entry = self.entries.get(key)
         if entry is not None:
             return entry[1]
@@ -560,7 +565,12 @@ def _same_rows(entry: tuple, other: tuple) -> bool:
     """Whether two (addresses, threads reaching, intervals, words per element) of a batch screen's
     entries give the same (interval, word, thread) rows: the same arrays, equal intervals."""
     return entry[0] is other[0] and entry[1] is other[1] and entry[3] == other[3] and \
-        np.array_equal(entry[2], other[2])
+        _equal(entry[2], other[2])
+
+
+def _equal(a: np.ndarray, b: np.ndarray) -> bool:
+    """np.array_equal of two arrays, without its asarray calls and Python wrapper."""
+    return a.shape == b.shape and bool((a == b).all())
 
 
 def _screenable(entry) -> bool:
@@ -570,6 +580,7 @@ def _screenable(entry) -> bool:
     return event.plain_access and addresses is not None and (event.record.space == "shared" or not unknown or
                                       not any(c.expr.has_load() for c in unknown))
 _NOTHING = frozenset()
+_INT64 = np.dtype(np.int64)
 
 
 def _names_read(expressions):
@@ -637,7 +648,7 @@ def _footprint(addresses, mask, full: bool, granule: int, pieces: int) -> tuple:
     if full:
         threads, base = _every_thread(mask.size), addresses     # the usual case
     else:
-        threads = np.flatnonzero(mask)
+        threads = mask.nonzero()[0]
         base = addresses[threads]
     if pieces == 1:
         return base // granule, threads
@@ -1255,7 +1266,7 @@ class BlockRun:
                     continue    # the same rows again (the load and the store of `t[i] += ...`)
                 seen.append((addresses, reached, number, pieces))
                 size = reached.shape[1]
-                touch = np.flatnonzero(reached & (number >= 0)[:, None])
+                touch = (reached & (number >= 0)[:, None]).ravel().nonzero()[0]   # (flat indices)
                 trip, thread = touch // size, touch % size
                 word = np.asarray(addresses, dtype=np.int64)[trip, thread] // granule
                 interval = number[trip]
@@ -1267,7 +1278,7 @@ class BlockRun:
                 threads.append(thread)
             shared = intervals_sharing_a_word(np.concatenate(intervals), np.concatenate(words),
                                               np.concatenate(threads), closed)
-            for interval in np.flatnonzero(~shared).tolist():
+            for interval in (~shared).nonzero()[0].tolist():
                 screens[interval].add(key)
         if self.interval and screens:
             screens[0] = set()
@@ -1598,8 +1609,8 @@ class BlockRun:
                 self.found.unknown_addresses.add(id(access))
                 self.found.note(f"line {access.line}: address of {access.text or access.array} unknown")
             self.unknown_in_interval.add(id(event))
-        else:
-            addresses = np.asarray(addresses, dtype=np.int64)
+        elif type(addresses) is not np.ndarray or addresses.dtype is not _INT64:
+            addresses = np.asarray(addresses, dtype=np.int64)    # (an int64 array already is itself)
         if event.read_only:
             return
         certain = not unknown or not any(c.expr.has_load() for c in unknown)
@@ -1728,7 +1739,7 @@ class BlockRun:
                 amounts = sign * np.asarray(amounts, dtype=np.int64)
             except UNEVALUABLE:
                 return
-        active = np.flatnonzero(step.mask)
+        active = step.mask.nonzero()[0]
         results = np.full(self.space.size, -1, dtype=np.int64)
         if GROUPED_ATOMICS:
             _hand_out_slots(access.array, addresses, amounts, active, results, self.found.atomic_totals)
@@ -1784,8 +1795,7 @@ class BlockRun:
         last = self.mask_checks.get(id(record))
         alive = self.alive
         if last is not None and last[0] is record and last[3] is alive and \
-                (last[1] is masks or np.array_equal(last[1], masks)) and \
-                (last[2] is active or np.array_equal(last[2], active)):
+                (last[1] is masks or _equal(last[1], masks)) and (last[2] is active or _equal(last[2], active)):
             return last[4]
         problem = _mask_problem(masks, active, alive, self.space)
         self.mask_checks[id(record)] = (record, masks, active, alive, problem)
@@ -2023,8 +2033,7 @@ def _apart(footprints: list, shared: Footprints | None) -> bool:
 
 
 def _equal_pairs(pair: tuple, other: tuple) -> bool:
-    return (pair[0] is other[0] or np.array_equal(pair[0], other[0])) and \
-        (pair[1] is other[1] or np.array_equal(pair[1], other[1]))
+    return (pair[0] is other[0] or _equal(pair[0], other[0])) and (pair[1] is other[1] or _equal(pair[1], other[1]))
 
 
 def _touches(group: list[Instance], space: ThreadSpace) -> dict:
@@ -2191,7 +2200,7 @@ def _block_pair_races(footprints: list, blocks: list, pairs_cap: int = 4096) -> 
                 if count > room:
                     # the pairs after the first `room` compared ones are not compared
                     candidates &= (np.cumsum(compared.reshape(-1)) <= room).reshape(compared.shape)
-                rows, columns = np.flatnonzero(candidates.any(axis=1)), np.flatnonzero(candidates.any(axis=0))
+                rows, columns = candidates.any(axis=1).nonzero()[0], candidates.any(axis=0).nonzero()[0]
                 if rows.size:
                     meeting = np.zeros_like(candidates)
                     meeting[np.ix_(rows, columns)] = candidates[np.ix_(rows, columns)] & _sharing_words(
@@ -2310,7 +2319,7 @@ def _hand_out_slots(array: str, addresses: np.ndarray, amounts: np.ndarray, acti
     order = np.argsort(on, kind="stable")
     threads, on = active[order], on[order]
     amount = amounts[threads]
-    starts = np.flatnonzero(np.concatenate([[True], on[1:] != on[:-1]]))
+    starts = np.concatenate([[True], on[1:] != on[:-1]]).nonzero()[0]
     ends = np.append(starts[1:], threads.size)
     running = np.cumsum(amount)
     before = running[starts] - amount[starts]       # what the earlier addresses' threads added in all
@@ -2326,7 +2335,7 @@ def _most_lanes_on_one_address(addresses: np.ndarray, mask: np.ndarray, space: T
     """The most active lanes of one warp on one address, over the warps with two or more active
     lanes (0 when there are none)."""
     if GROUPED_ATOMICS:
-        active = np.flatnonzero(mask)
+        active = mask.nonzero()[0]
         warp = space.warp[active]
         crowded = np.bincount(warp, minlength=space.warps)[warp] >= 2
         if not np.count_nonzero(crowded):
@@ -2334,7 +2343,7 @@ def _most_lanes_on_one_address(addresses: np.ndarray, mask: np.ndarray, space: T
         warp, on = warp[crowded], addresses[active[crowded]]
         order = np.lexsort((on, warp))
         warp, on = warp[order], on[order]
-        starts = np.flatnonzero(np.concatenate([[True], (warp[1:] != warp[:-1]) | (on[1:] != on[:-1])]))
+        starts = np.concatenate([[True], (warp[1:] != warp[:-1]) | (on[1:] != on[:-1])]).nonzero()[0]
         return int(np.diff(np.append(starts, warp.size)).max())
     worst = 0
     for warp in range(space.warps):
@@ -2351,7 +2360,7 @@ def _mask_problem(masks: np.ndarray, active: np.ndarray, alive: np.ndarray, spac
     names that has not exited executes the same call. Lanes past the block's end count as exited.
     Checked for all calling lanes at once; the problem named is the first calling lane's (in thread
     order) that has one."""
-    calling = np.flatnonzero(active)
+    calling = active.nonzero()[0]
     if not calling.size:
         return None
     bit = np.left_shift(np.int64(1), space.lane)
@@ -2360,7 +2369,7 @@ def _mask_problem(masks: np.ndarray, active: np.ndarray, alive: np.ndarray, spac
     mask, lane, warp = masks[calling], space.lane[calling], space.warp[calling]
     left_out = ((mask >> lane) & 1) == 0
     names_absent = (mask & waiting[warp]) != 0
-    problems = np.flatnonzero(left_out | names_absent)
+    problems = (left_out | names_absent).nonzero()[0]
     if not problems.size:
         return None
     first = int(problems[0])

@@ -476,6 +476,13 @@ def one_per_thread(value, size: int):
     if isinstance(value, np.ndarray) and value.shape == (size,):
         # already one value per thread (the usual case): broadcast_to would only add overhead
         return None if value.dtype == object else value
+    array = np.asarray(value)
+    if array.ndim == 0 and array.dtype != object:
+        # a scalar (a uniform address or condition): the read-only stride-0 view broadcast_to makes,
+        # built directly (broadcast_to's Python layers cost three times as much)
+        values = np.ndarray((size,), array.dtype, array, 0, (0,))
+        values.flags.writeable = False
+        return values
     try:
         values = np.broadcast_to(np.asarray(value), (size,))
     except (ValueError, TypeError):
@@ -493,7 +500,10 @@ def as_truth(values):
     if values is None:
         return None
     try:
-        return np.asarray(values != 0, dtype=bool)
+        truth = values != 0
+        if type(truth) is np.ndarray and truth.dtype == bool:
+            return truth        # (what asarray would return: this very array)
+        return np.asarray(truth, dtype=bool)
     except TypeError:
         return None
 
