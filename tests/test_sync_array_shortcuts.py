@@ -57,3 +57,52 @@ def test_nonzero_is_flatnonzero(mask):
     assert np.array_equal(mask.nonzero()[0], np.flatnonzero(mask))
     grid = np.stack([mask, ~mask])
     assert np.array_equal(grid.ravel().nonzero()[0], np.flatnonzero(grid))
+
+
+# -- setup shortcuts of sync.analyze, against the general computation they stand for ------------------
+
+def _corpus_kernels():
+    from pathlib import Path
+
+    from kernelscope.frontend import parse_file
+
+    root = Path(__file__).resolve().parents[1]
+    for path in sorted((root / "corpus").rglob("*.cu"))[:60] + sorted((root / "tests/kernels/sync").glob("*.cu")):
+        yield from parse_file(path.read_text(), str(path)).kernels
+
+
+def _loop_nodes(nodes):
+    for node in nodes:
+        if isinstance(node, sync.LoopNode):
+            yield node
+            yield from _loop_nodes(node.children)
+
+
+def test_loop_tree_marks_the_loops_as_marking_everything_does():
+    """loop_tree leaves the events outside every loop out of `_mark_carried`: each loop's carried
+    names are what marking the whole root gives."""
+    checked = 0
+    for kernel in _corpus_kernels():
+        tree = sync.loop_tree(sync.program_order(kernel))
+        general = sync._nest(sync.program_order(kernel))
+        sync._mark_carried(general)
+        ours, theirs = list(_loop_nodes(tree)), list(_loop_nodes(general))
+        assert [n.carried for n in ours] == [n.carried for n in theirs]
+        checked += len(ours)
+    assert checked > 50
+
+
+def test_block_axes_read_as_reading_every_expression():
+    import kernelscope.symbolic as sx
+
+    for kernel in _corpus_kernels():
+        expressions = [b.condition for b in kernel.branches] + [b.condition for b in kernel.early_returns]
+        expressions += [e for loop in kernel.loops for e in (loop.start, loop.bound, loop.step) if e is not None]
+        expressions += [a.address for a in kernel.accesses if a.space in ("shared", "global")]
+        for record in list(kernel.accesses) + list(kernel.barriers) + list(kernel.calls):
+            expressions += [c.expr for c in record.context.conditions]
+        names: set = set()
+        for expr in expressions:
+            if expr is not None:
+                names |= sx.free_names(expr)
+        assert sync._block_axes_read(kernel) == {name[-1] for name in names if name.startswith("blockIdx.")}

@@ -257,7 +257,11 @@ def program_order(kernel) -> list[Event]:
 
 def loop_tree(events: list[Event]) -> list:
     root = _nest(events)
-    _mark_carried(root)
+    by_conditions: dict = {}
+    for node in root:
+        # (what the events outside every loop read is carried by no loop: only loops are marked)
+        if type(node) is LoopNode:
+            _mark_carried([node], by_conditions)
     _mark_quiet(root)
     return root
 
@@ -2463,12 +2467,14 @@ def _block_axes_read(kernel) -> set:
     expressions = [b.condition for b in kernel.branches] + [b.condition for b in kernel.early_returns]
     expressions += [e for loop in kernel.loops for e in (loop.start, loop.bound, loop.step) if e is not None]
     expressions += [a.address for a in kernel.accesses if a.space in ("shared", "global")]
-    for record in list(kernel.accesses) + list(kernel.barriers) + list(kernel.calls):
-        expressions += [c.expr for c in record.context.conditions]
-    names: set = set()
-    for expr in expressions:
-        if expr is not None:
-            names |= sx.free_names(expr)
+    seen: set = set()     # ids of the tuples of conditions read (statements under one `if` share theirs)
+    for records in (kernel.accesses, kernel.barriers, kernel.calls):
+        for record in records:
+            conditions = record.context.conditions
+            if conditions and id(conditions) not in seen:
+                seen.add(id(conditions))
+                expressions += [c.expr for c in conditions]
+    names = frozenset().union(*[sx.free_names(expr) for expr in expressions if expr is not None])
     return {name[-1] for name in names if name.startswith("blockIdx.")}
 
 
