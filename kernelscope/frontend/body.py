@@ -16,7 +16,7 @@ from kernelscope import math_costs
 from kernelscope import symbolic as sx
 from kernelscope.errors import InvalidSource
 from kernelscope.frontend.ctypes import FLOAT_PRECISION, SCALAR_BYTES, TypeTable, normalise_type, precision_of
-from kernelscope.frontend.nodes import FIELD
+from kernelscope.frontend.nodes import FIELD, kind_ids
 from kernelscope.model import Access, Arith, Barrier, Branch, Call, Condition, Context, Loop, SharedArray
 from kernelscope.records import record
 
@@ -151,6 +151,8 @@ class Walker:
         self._node_text = unit.node_text   # a node's parsed text ('' for None)
         # loop node id -> the variables assigned in it (shared by every walk over the same tree)
         self._assignments = unit.loop_assignments
+        if not _EXPRESSION_BY_KIND:
+            _load_kind_tables()
 
     def _builtin(self, name: str) -> sx.Sym:
         """The Sym of a builtin index (`threadIdx.x`, ...): one per walk, read wherever it is used."""
@@ -191,11 +193,12 @@ class Walker:
             if self._statement_depth > MAX_STATEMENT_DEPTH:
                 self._note_once("statements nest too deeply; the innermost ones are not analysed")
                 return
-            kind = node.type
-            handler = _STATEMENT_HANDLERS.get(kind)
+            handler = _STATEMENT_BY_KIND.get(node.kind_id)
             if handler is not None:
                 handler(self, node)
-            elif kind.startswith("preproc_"):
+                return
+            kind = node.type
+            if kind.startswith("preproc_"):
                 self.stmt_preproc(node)
             elif node.is_named and kind not in _NOT_EXPRESSIONS:
                 self.expression(node)
@@ -211,16 +214,16 @@ class Walker:
         depth = len(self.conditions)
         pending_unroll = None
         for child in node.named_children:
-            kind = child.type
-            if kind == "preproc_call" and b"unroll" in child.text:
+            kind = child.kind_id
+            if kind in _PREPROC_CALL_KINDS and b"unroll" in child.text:
                 pending_unroll = _unroll_factor(child.text.decode("latin-1"))
                 continue
-            if pending_unroll is not None and kind in ("for_statement", "while_statement", "do_statement"):
+            if pending_unroll is not None and kind in _LOOP_KINDS:
                 self._pending_unroll = pending_unroll
             pending_unroll = None
             self.statement(child)
             # (_always_exits(child), without its call for the statements that cannot exit)
-            if kind in _EXITS or (kind == "compound_statement" or kind == "if_statement") and _always_exits(child):
+            if kind in _EXIT_KINDS or kind in _BLOCK_OR_IF_KINDS and _always_exits(child):
                 break
         del self.conditions[depth:]
 
@@ -582,13 +585,13 @@ class Walker:
         if depth > MAX_EXPRESSION_DEPTH:
             self._note_once("expression nests too deeply; its inner part is not analysed")
             return Value(sx.Opaque("..."))
-        kind = node.type
+        kind = node.kind_id
         # names and numbers are half of all expressions: read here, without the handler's call
-        if kind == "identifier":
+        if kind in _IDENTIFIER_KINDS:
             return self.expr_identifier(node, depth + 1)
-        if kind == "number_literal":
+        if kind in _NUMBER_KINDS:
             return _number(self._source[node.start_byte:node.end_byte])
-        handler = _EXPRESSION_HANDLERS.get(kind)
+        handler = _EXPRESSION_BY_KIND.get(kind)
         if handler is None:
             for child in node.named_children:
                 self.expression(child, depth + 1)
@@ -755,16 +758,16 @@ class Walker:
         """(Value or None, expr, ctype, pointer) of a binary operator's operand: a name or a number
         is read without expression()'s dispatch (most operands are one or the other), and a number
         gets no Value (None) since only its parts are needed."""
-        kind = node.type
-        if kind == "identifier":
+        kind = node.kind_id
+        if kind in _IDENTIFIER_KINDS:
             value = self.env.get(self._source[node.start_byte:node.end_byte])
             if value is None or value.location is not None:
                 value = self.expr_identifier(node, depth + 1)
-        elif kind == "number_literal":
+        elif kind in _NUMBER_KINDS:
             expr, ctype = _number_parts(self._source[node.start_byte:node.end_byte])
             return None, expr, ctype, None
         else:
-            handler = _EXPRESSION_HANDLERS.get(kind)
+            handler = _EXPRESSION_BY_KIND.get(kind)
             value = handler(self, node, depth + 1, False) if handler is not None else self.expression(node, depth)
         return value, value.expr, value.ctype, value.pointer
 
@@ -1277,6 +1280,35 @@ _EXPRESSION_HANDLERS = {name[len("expr_"):]: function for name, function in vars
                         if name.startswith("expr_")}
 _STATEMENT_HANDLERS = {name[len("stmt_"):]: function for name, function in vars(Walker).items()
                        if name.startswith("stmt_")}
+
+# The same tables, and the node types the walk compares most often, by node kind id: an int, where
+# node.type is a string made anew on every read (and hashed anew for every lookup). Every id the
+# grammar names like the type is in (several ids share a name where the grammar aliases a rule),
+# so that a kind id finds what the node's type finds; an ERROR node's id is in none, as its type
+# is in none of the tables. Filled when the first Walker is made: importing the module does not
+# load the grammar. (tests/test_walker_kinds.py compares both readings on every node of the
+# project's CUDA files.)
+_EXPRESSION_BY_KIND: dict = {}
+_STATEMENT_BY_KIND: dict = {}
+_IDENTIFIER_KINDS = _NUMBER_KINDS = _PREPROC_CALL_KINDS = _LOOP_KINDS = _EXIT_KINDS = _BLOCK_OR_IF_KINDS = frozenset()
+
+
+def kind_table(handlers: dict) -> dict:
+    """node kind id -> handler, of a table by node type."""
+    return {kind: handler for name, handler in handlers.items() for kind in kind_ids(name)}
+
+
+def _load_kind_tables() -> None:
+    global _EXPRESSION_BY_KIND, _STATEMENT_BY_KIND, _IDENTIFIER_KINDS, _NUMBER_KINDS, _PREPROC_CALL_KINDS, \
+        _LOOP_KINDS, _EXIT_KINDS, _BLOCK_OR_IF_KINDS
+    _STATEMENT_BY_KIND = kind_table(_STATEMENT_HANDLERS)
+    _IDENTIFIER_KINDS = kind_ids("identifier")
+    _NUMBER_KINDS = kind_ids("number_literal")
+    _PREPROC_CALL_KINDS = kind_ids("preproc_call")
+    _LOOP_KINDS = kind_ids(*_LOOP_STATEMENTS)
+    _EXIT_KINDS = kind_ids(*_EXITS)
+    _BLOCK_OR_IF_KINDS = kind_ids("compound_statement", "if_statement")
+    _EXPRESSION_BY_KIND = kind_table(_EXPRESSION_HANDLERS)     # (last: Walker() asks whether it is filled)
 
 
 def _intrinsic_table(*groups) -> dict:
