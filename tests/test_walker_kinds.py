@@ -13,17 +13,6 @@ ROOT = Path(__file__).resolve().parents[1]
 CUDA_FILES = sorted(p for folder in ("tests", "examples", "corpus") for p in (ROOT / folder).rglob("*")
                     if p.suffix in (".cu", ".cuh") and p.is_file())
 
-# kind set -> the node types it stands for
-_SETS = {
-    "_IDENTIFIER_KINDS": ("identifier",),
-    "_NUMBER_KINDS": ("number_literal",),
-    "_PREPROC_CALL_KINDS": ("preproc_call",),
-    "_LOOP_KINDS": tuple(body._LOOP_STATEMENTS),
-    "_EXIT_KINDS": tuple(body._EXITS),
-    "_BLOCK_OR_IF_KINDS": ("compound_statement", "if_statement"),
-}
-
-
 def _loaded():
     body.Walker(FileUnit(preprocess("", None, "sm_90"), ""), body.Scope(), {})   # fills the tables
 
@@ -49,7 +38,7 @@ def test_kind_ids_read_what_types_read():
             checked.add((kind, name))
             assert body._EXPRESSION_BY_KIND.get(kind) is body._EXPRESSION_HANDLERS.get(name), (kind, name)
             assert body._STATEMENT_BY_KIND.get(kind) is body._STATEMENT_HANDLERS.get(name), (kind, name)
-            for attribute, names in _SETS.items():
+            for attribute, names in body._KIND_SETS.items():
                 assert (kind in getattr(body, attribute)) == (name in names), (attribute, kind, name)
     assert any(name == "ERROR" for _, name in checked)      # (files with errors were among them)
 
@@ -63,3 +52,10 @@ def test_every_id_of_an_aliased_name_is_found():
     assert all(body._EXPRESSION_BY_KIND[kind] is body.Walker.expr_binary_expression for kind in ids)
     grammar = language()
     assert {grammar.node_kind_for_id(kind) for kind in ids} == {"binary_expression"}
+
+
+def test_the_kind_sets_name_the_types_the_walk_compares_with():
+    assert set(body._KIND_SETS["_EXIT_KINDS"]) == body._EXITS
+    assert set(body._KIND_SETS["_LOOP_KINDS"]) == body._LOOP_STATEMENTS
+    _loaded()
+    assert all(getattr(body, name) for name in body._KIND_SETS)     # (every type is in the grammar)
