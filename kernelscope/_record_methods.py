@@ -813,22 +813,23 @@ def _kernelscope_frontend_macros_Macro(cls, defaults):
 
 
 def _kernelscope_frontend_macros_Preprocessed(cls, defaults):
-    _dflt_errors, _dflt__line_starts = defaults
+    _dflt_errors, _dflt__line_starts, _dflt__line_cols = defaults
 
-    def __init__(self, text, original, positions, macros, errors=_FACTORY, _line_starts=_FACTORY):
+    def __init__(self, text, original, positions, macros, errors=_FACTORY, _line_starts=_FACTORY, _line_cols=_FACTORY):
         self.text = text
         self.original = original
         self.positions = positions
         self.macros = macros
         self.errors = _dflt_errors() if errors is _FACTORY else errors
         self._line_starts = _dflt__line_starts() if _line_starts is _FACTORY else _line_starts
+        self._line_cols = _dflt__line_cols() if _line_cols is _FACTORY else _line_cols
 
     def __repr__(self):
-        return self.__class__.__qualname__ + f"(text={self.text!r}, original={self.original!r}, positions={self.positions!r}, macros={self.macros!r}, errors={self.errors!r}, _line_starts={self._line_starts!r})"
+        return self.__class__.__qualname__ + f"(text={self.text!r}, original={self.original!r}, positions={self.positions!r}, macros={self.macros!r}, errors={self.errors!r}, _line_starts={self._line_starts!r}, _line_cols={self._line_cols!r})"
 
     def __eq__(self, other):
         if other.__class__ is self.__class__:
-            return (self.text, self.original, self.positions, self.macros, self.errors, self._line_starts,) == (other.text, other.original, other.positions, other.macros, other.errors, other._line_starts,)
+            return (self.text, self.original, self.positions, self.macros, self.errors, self._line_starts, self._line_cols,) == (other.text, other.original, other.positions, other.macros, other.errors, other._line_starts, other._line_cols,)
         return NotImplemented
 
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__}
@@ -1790,9 +1791,9 @@ CLASSES = {
         _kernelscope_frontend_macros_Macro,
         "Macro(name: 'str', body: 'str', params: 'list | None' = None, variadic: 'bool' = False, line: 'int' = 0, _tokens: 'list | None' = None)"),
     'kernelscope.frontend.macros.Preprocessed': (
-        (False, False, False, (('text', 0, True, True), ('original', 0, True, True), ('positions', 0, True, True), ('macros', 0, True, True), ('errors', 2, True, True), ('_line_starts', 2, True, True))),
+        (False, False, False, (('text', 0, True, True), ('original', 0, True, True), ('positions', 0, True, True), ('macros', 0, True, True), ('errors', 2, True, True), ('_line_starts', 2, True, True), ('_line_cols', 2, True, True))),
         _kernelscope_frontend_macros_Preprocessed,
-        "Preprocessed(text: 'str', original: 'str', positions: 'PositionMap', macros: 'dict', errors: 'list' = <factory>, _line_starts: 'list' = <factory>)"),
+        "Preprocessed(text: 'str', original: 'str', positions: 'PositionMap', macros: 'dict', errors: 'list' = <factory>, _line_starts: 'list' = <factory>, _line_cols: 'dict' = <factory>)"),
     'kernelscope.frontend.shims.LaunchBoundsMark': (
         (True, False, False, (('offset', 0, True, True), ('arguments', 0, True, True))),
         _kernelscope_frontend_shims_LaunchBoundsMark,

@@ -93,6 +93,8 @@ def _general_path(monkeypatch):
     """Every expression through `expression` and the handlers of the general path."""
     monkeypatch.setitem(body._EXPRESSION_HANDLERS, "binary_expression",
                         lambda walker, node, depth, whole_struct=False: walker._binary_general(node, depth))
+    # (the walk dispatches by node kind id: the same table by id)
+    monkeypatch.setattr(body, "_EXPRESSION_BY_KIND", body.kind_table(body._EXPRESSION_HANDLERS))
     monkeypatch.setattr(body, "_BUILTIN_FIELDS", {})
 
 

@@ -16,7 +16,7 @@ from kernelscope import math_costs
 from kernelscope import symbolic as sx
 from kernelscope.errors import InvalidSource
 from kernelscope.frontend.ctypes import FLOAT_PRECISION, SCALAR_BYTES, TypeTable, normalise_type, precision_of
-from kernelscope.frontend.nodes import FIELD
+from kernelscope.frontend.nodes import FIELD, kind_ids
 from kernelscope.model import Access, Arith, Barrier, Branch, Call, Condition, Context, Loop, SharedArray
 from kernelscope.records import record
 
@@ -30,6 +30,9 @@ _BUILTIN_FIELDS = {f"{base}.{axis}": (base, f"{base}.{axis}") for base in BUILTI
 _ARITHMETIC = frozenset(("+", "-", "*", "/", "%"))
 _COUNTED = frozenset(("+", "-", "*", "/"))          # the operations _arith counts as FLOPs
 _COMPARISONS = frozenset(("<", ">", "<=", ">=", "==", "!=", "&&", "||"))
+# a binary expression's operator tokens written as symbols (`and`, `bitor` and the like are read from the tree)
+_OPERATOR_TOKENS = frozenset(("+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^", "<", ">", "<=", ">=", "==", "!=",
+                              "&&", "||"))
 # named nodes in statement position that are not expressions either (nothing to record)
 _FOLDLESS = sx._FOLDLESS    # expression classes that sx.binary never folds (a Binary of two is built as is)
 _NOT_EXPRESSIONS = frozenset(("comment", "break_statement", "continue_statement", "goto_statement", ";",
@@ -151,6 +154,8 @@ class Walker:
         self._node_text = unit.node_text   # a node's parsed text ('' for None)
         # loop node id -> the variables assigned in it (shared by every walk over the same tree)
         self._assignments = unit.loop_assignments
+        if not _EXPRESSION_BY_KIND:
+            _load_kind_tables()
 
     def _builtin(self, name: str) -> sx.Sym:
         """The Sym of a builtin index (`threadIdx.x`, ...): one per walk, read wherever it is used."""
@@ -191,11 +196,12 @@ class Walker:
             if self._statement_depth > MAX_STATEMENT_DEPTH:
                 self._note_once("statements nest too deeply; the innermost ones are not analysed")
                 return
-            kind = node.type
-            handler = _STATEMENT_HANDLERS.get(kind)
+            handler = _STATEMENT_BY_KIND.get(node.kind_id)
             if handler is not None:
                 handler(self, node)
-            elif kind.startswith("preproc_"):
+                return
+            kind = node.type
+            if kind.startswith("preproc_"):
                 self.stmt_preproc(node)
             elif node.is_named and kind not in _NOT_EXPRESSIONS:
                 self.expression(node)
@@ -211,16 +217,16 @@ class Walker:
         depth = len(self.conditions)
         pending_unroll = None
         for child in node.named_children:
-            kind = child.type
-            if kind == "preproc_call" and b"unroll" in child.text:
+            kind = child.kind_id
+            if kind in _PREPROC_CALL_KINDS and b"unroll" in child.text:
                 pending_unroll = _unroll_factor(child.text.decode("latin-1"))
                 continue
-            if pending_unroll is not None and kind in ("for_statement", "while_statement", "do_statement"):
+            if pending_unroll is not None and kind in _LOOP_KINDS:
                 self._pending_unroll = pending_unroll
             pending_unroll = None
             self.statement(child)
             # (_always_exits(child), without its call for the statements that cannot exit)
-            if kind in _EXITS or (kind == "compound_statement" or kind == "if_statement") and _always_exits(child):
+            if kind in _EXIT_KINDS or kind in _BLOCK_OR_IF_KINDS and _always_exits(child):
                 break
         del self.conditions[depth:]
 
@@ -257,7 +263,7 @@ class Walker:
 
     def _declare(self, declarator, base_type: str, is_shared: bool, is_extern: bool) -> None:
         value_node = None
-        if declarator.type == "init_declarator":
+        if declarator.kind_id in _INIT_DECLARATOR_KINDS:
             value_node = declarator.child_by_field_id(FIELD.value)
             declarator = declarator.child_by_field_id(FIELD.declarator)
         name, pointer_depth, dims = self._declarator_shape(declarator)
@@ -327,14 +333,15 @@ class Walker:
         dims = None
         node = declarator
         while node is not None:
-            if node.type in ("identifier", "field_identifier"):
+            kind = node.kind_id
+            if kind in _NAME_KINDS:
                 return self._node_text(node), pointer_depth, dims
-            if node.type == "pointer_declarator":
+            if kind in _POINTER_DECLARATOR_KINDS:
                 pointer_depth += 1
                 node = node.child_by_field_id(FIELD.declarator)
-            elif node.type == "reference_declarator":
+            elif kind in _REFERENCE_DECLARATOR_KINDS:
                 node = node.named_children[-1] if node.named_children else None
-            elif node.type == "array_declarator":
+            elif kind in _ARRAY_DECLARATOR_KINDS:
                 size_node = node.child_by_field_id(FIELD.size)
                 size = sx.try_constant(self.expression(size_node).expr) if size_node is not None else None
                 if size is not None and size < 0:
@@ -342,7 +349,7 @@ class Walker:
                     raise InvalidSource(line, column, f"array has a negative size ({size})")
                 dims = [size] + (dims or [])
                 node = node.child_by_field_id(FIELD.declarator)
-            elif node.type in ("parenthesized_declarator",):
+            elif kind in _PARENTHESIZED_DECLARATOR_KINDS:
                 node = node.named_children[0] if node.named_children else None
             else:
                 return None, 0, None
@@ -582,13 +589,13 @@ class Walker:
         if depth > MAX_EXPRESSION_DEPTH:
             self._note_once("expression nests too deeply; its inner part is not analysed")
             return Value(sx.Opaque("..."))
-        kind = node.type
+        kind = node.kind_id
         # names and numbers are half of all expressions: read here, without the handler's call
-        if kind == "identifier":
+        if kind in _IDENTIFIER_KINDS:
             return self.expr_identifier(node, depth + 1)
-        if kind == "number_literal":
+        if kind in _NUMBER_KINDS:
             return _number(self._source[node.start_byte:node.end_byte])
-        handler = _EXPRESSION_HANDLERS.get(kind)
+        handler = _EXPRESSION_BY_KIND.get(kind)
         if handler is None:
             for child in node.named_children:
                 self.expression(child, depth + 1)
@@ -732,9 +739,13 @@ class Walker:
             return self._binary_general(node, depth)
         left, left_expr, left_ctype, left_pointer = self._operand(left_node, depth)
         right, right_expr, right_ctype, right_pointer = self._operand(right_node, depth)
+        # The operator is the text between the operands: nothing else lies there but a comment
+        # (or, in a tree with errors, whatever the parser skipped), whose text is no operator's.
         source = self._source
-        operator_node = node.child_by_field_id(FIELD.operator)
-        operator = source[operator_node.start_byte:operator_node.end_byte] if operator_node is not None else ""
+        operator = source[left_node.end_byte:right_node.start_byte].strip()
+        if operator not in _OPERATOR_TOKENS:
+            operator_node = node.child_by_field_id(FIELD.operator)
+            operator = source[operator_node.start_byte:operator_node.end_byte] if operator_node is not None else ""
         if left_pointer is not None or right_pointer is not None:
             return self._binary_values(node, operator, left if left is not None else Value(left_expr, left_ctype),
                                        right if right is not None else Value(right_expr, right_ctype))
@@ -755,16 +766,16 @@ class Walker:
         """(Value or None, expr, ctype, pointer) of a binary operator's operand: a name or a number
         is read without expression()'s dispatch (most operands are one or the other), and a number
         gets no Value (None) since only its parts are needed."""
-        kind = node.type
-        if kind == "identifier":
+        kind = node.kind_id
+        if kind in _IDENTIFIER_KINDS:
             value = self.env.get(self._source[node.start_byte:node.end_byte])
             if value is None or value.location is not None:
                 value = self.expr_identifier(node, depth + 1)
-        elif kind == "number_literal":
+        elif kind in _NUMBER_KINDS:
             expr, ctype = _number_parts(self._source[node.start_byte:node.end_byte])
             return None, expr, ctype, None
         else:
-            handler = _EXPRESSION_HANDLERS.get(kind)
+            handler = _EXPRESSION_BY_KIND.get(kind)
             value = handler(self, node, depth + 1, False) if handler is not None else self.expression(node, depth)
         return value, value.expr, value.ctype, value.pointer
 
@@ -822,7 +833,7 @@ class Walker:
         return self._assign(node, node.child_by_field_id(FIELD.left), operator, right, depth)
 
     def _assign(self, node, target, operator: str, right: Value, depth: int) -> Value:
-        if target.type == "identifier" and self._location_of(target) is None:
+        if target.kind_id in _IDENTIFIER_KINDS and self._location_of(target) is None:
             name = self._node_text(target)
             old = self.env.get(name, Value(sx.Sym(name)))
             if operator == "=":
@@ -932,7 +943,7 @@ class Walker:
             else:
                 self.scope.flags.add("dynamic_parallelism")
             return Value(sx.Opaque("launch"))
-        if function is not None and function.type == "field_expression":
+        if function is not None and function.kind_id in _FIELD_EXPRESSION_KINDS:
             return self._method_call(node, function, argument_nodes, depth)
         name, template_type = self._callee(function)
         # Intrinsics that read their argument nodes themselves (casts, barriers, atomics, cached
@@ -1107,7 +1118,7 @@ class Walker:
     def _callee(self, function):
         if function is None:
             return "", None
-        if function.type == "identifier":
+        if function.kind_id in _IDENTIFIER_KINDS:
             return self._source[function.start_byte:function.end_byte], None     # (a slice: cheaper than .text)
         if function.type == "template_function":
             name = self._node_text(function.child_by_field_id(FIELD.name))
@@ -1153,15 +1164,15 @@ class Walker:
 
     def lvalue(self, node):
         """(Pointer at the element, bytes accessed, element type) for a memory location, or None."""
-        kind = node.type
-        if kind == "identifier":
+        kind = node.kind_id
+        if kind in _IDENTIFIER_KINDS:
             location = self._location_of(node)
             if location is None:
                 return None
             return location, self.types.size_of(location.pointee) or 4, location.pointee
-        if kind == "parenthesized_expression" and node.named_children:
+        if kind in _PARENTHESIZED_KINDS and node.named_children:
             return self.lvalue(node.named_children[-1])
-        if kind == "subscript_expression":
+        if kind in _SUBSCRIPT_KINDS:
             base = self.expression(node.child_by_field_id(FIELD.argument))
             indices = node.child_by_field_id(FIELD.indices)
             index_nodes = list(indices.named_children) if indices is not None else []
@@ -1181,13 +1192,13 @@ class Walker:
             offset = sx.binary("+", pointer.offset, sx.binary("*", index.expr, stride))
             return Pointer(pointer.base, pointer.space, offset, pointer.pointee, dims[1:] if len(dims) > 1 else ()), \
                 element or 4, pointer.pointee
-        if kind == "pointer_expression" and self._node_text(node.child_by_field_id(FIELD.operator)) == "*":
+        if kind in _POINTER_EXPRESSION_KINDS and self._node_text(node.child_by_field_id(FIELD.operator)) == "*":
             base = self.expression(node.child_by_field_id(FIELD.argument))
             if base.pointer is None:
                 return None
             size = self.types.size_of(base.pointer.pointee) or 4
             return base.pointer, size, base.pointer.pointee
-        if kind == "field_expression":
+        if kind in _FIELD_EXPRESSION_KINDS:
             argument = node.child_by_field_id(FIELD.argument)
             operator = self._node_text(node.child_by_field_id(FIELD.operator)) or "."
             field_name = self._node_text(node.child_by_field_id(FIELD.field))
@@ -1240,7 +1251,7 @@ class Walker:
         precision = precision_of(ctype)
         if precision is None or operator not in ("+", "-", "*", "/"):
             return
-        if node.type == "binary_expression":
+        if node.kind_id in _BINARY_KINDS:
             # `(x[c] - mean) * (x[c] - mean)`: the compiler computes a repeated subexpression of one
             # statement once, and so does ncu's count
             text = self._source[node.start_byte:node.end_byte]
@@ -1277,6 +1288,51 @@ _EXPRESSION_HANDLERS = {name[len("expr_"):]: function for name, function in vars
                         if name.startswith("expr_")}
 _STATEMENT_HANDLERS = {name[len("stmt_"):]: function for name, function in vars(Walker).items()
                        if name.startswith("stmt_")}
+
+# The same tables, and the node types the walk compares most often, by node kind id: an int, where
+# node.type is a string made anew on every read (and hashed anew for every lookup). Every id the
+# grammar names like the type is in (several ids share a name where the grammar aliases a rule),
+# so that a kind id finds what the node's type finds; an ERROR node's id is in none, as its type
+# is in none of the tables. Filled when the first Walker is made: importing the module does not
+# load the grammar. (tests/test_walker_kinds.py compares both readings on every node of the
+# project's CUDA files.)
+_EXPRESSION_BY_KIND: dict = {}
+_STATEMENT_BY_KIND: dict = {}
+# The kind id sets the walk reads, by the node types each stands for (set as module globals).
+_KIND_SETS = {
+    "_IDENTIFIER_KINDS": ("identifier",),
+    "_NUMBER_KINDS": ("number_literal",),
+    "_PREPROC_CALL_KINDS": ("preproc_call",),
+    "_LOOP_KINDS": ("for_statement", "while_statement", "do_statement"),
+    "_EXIT_KINDS": ("return_statement", "continue_statement", "break_statement"),
+    "_BLOCK_OR_IF_KINDS": ("compound_statement", "if_statement"),
+    "_COMPOUND_KINDS": ("compound_statement",),
+    "_IF_KINDS": ("if_statement",),
+    "_BINARY_KINDS": ("binary_expression",),
+    "_FIELD_EXPRESSION_KINDS": ("field_expression",),
+    "_PARENTHESIZED_KINDS": ("parenthesized_expression",),
+    "_SUBSCRIPT_KINDS": ("subscript_expression",),
+    "_POINTER_EXPRESSION_KINDS": ("pointer_expression",),
+    "_NAME_KINDS": ("identifier", "field_identifier"),
+    "_POINTER_DECLARATOR_KINDS": ("pointer_declarator",),
+    "_REFERENCE_DECLARATOR_KINDS": ("reference_declarator",),
+    "_ARRAY_DECLARATOR_KINDS": ("array_declarator",),
+    "_PARENTHESIZED_DECLARATOR_KINDS": ("parenthesized_declarator",),
+    "_INIT_DECLARATOR_KINDS": ("init_declarator",),
+}
+globals().update(dict.fromkeys(_KIND_SETS, frozenset()))
+
+
+def kind_table(handlers: dict) -> dict:
+    """node kind id -> handler, of a table by node type."""
+    return {kind: handler for name, handler in handlers.items() for kind in kind_ids(name)}
+
+
+def _load_kind_tables() -> None:
+    global _EXPRESSION_BY_KIND, _STATEMENT_BY_KIND
+    _STATEMENT_BY_KIND = kind_table(_STATEMENT_HANDLERS)
+    globals().update({name: kind_ids(*types) for name, types in _KIND_SETS.items()})
+    _EXPRESSION_BY_KIND = kind_table(_EXPRESSION_HANDLERS)     # (last: Walker() asks whether it is filled)
 
 
 def _intrinsic_table(*groups) -> dict:
@@ -1440,15 +1496,16 @@ _EXITS = frozenset(("return_statement", "continue_statement", "break_statement")
 
 
 def _always_exits(node) -> bool:
-    """Does this statement always leave the enclosing block (return/continue/break)?"""
+    """Does this statement always leave the enclosing block (return/continue/break)? (Asked
+    during a walk: the kind id sets are loaded.)"""
     if node is None:
         return False
-    kind = node.type
-    if kind in _EXITS:
+    kind = node.kind_id
+    if kind in _EXIT_KINDS:
         return True
-    if kind == "compound_statement":
+    if kind in _COMPOUND_KINDS:
         return any(_always_exits(c) for c in node.named_children)
-    if kind == "if_statement":
+    if kind in _IF_KINDS:
         alternative = node.child_by_field_id(FIELD.alternative)
         return alternative is not None and _always_exits(node.child_by_field_id(FIELD.consequence)) and \
             all(_always_exits(c) for c in alternative.named_children)

@@ -171,9 +171,16 @@ class Preprocessed:
     macros: dict
     errors: list = field(default_factory=list)
     _line_starts: list = field(default_factory=list)
+    _line_cols: dict = field(default_factory=dict)     # offset -> line_col's answer, once asked
 
     def line_col(self, out_offset: int) -> tuple[int, int]:
-        """1-based line and column in the original file of an offset in the expanded text."""
+        """1-based line and column in the original file of an offset in the expanded text. A third
+        of the walk's asks are of an offset asked before (a node's access, its arithmetic and its
+        call are recorded at its start): those are looked up, where the two bisections over
+        lists of thousands of ints cost a few thousand instructions."""
+        known = self._line_cols.get(out_offset)
+        if known is not None:
+            return known
         starts = self._line_starts
         if not starts:
             starts = self._line_starts = [0] + [m.end() for m in re.finditer("\n", self.original)]
@@ -187,7 +194,8 @@ class Preprocessed:
         else:
             offset = positions._orig_starts[i]
         line = bisect.bisect_right(starts, offset)
-        return line, offset - starts[line - 1] + 1
+        known = self._line_cols[out_offset] = (line, offset - starts[line - 1] + 1)
+        return known
 
 
 def tokenize(text: str, base: int = 0) -> list[Token]:

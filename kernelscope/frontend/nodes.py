@@ -40,6 +40,14 @@ class _GrammarFieldIds:
 FIELD = _FieldIds()
 
 
+@lru_cache(maxsize=None)
+def kind_ids(*names: str) -> frozenset:
+    """The grammar's node kind ids (Node.kind_id) of the nodes whose type (Node.type) is one of
+    names: several ids share a name where the grammar aliases one rule to another."""
+    grammar = language()
+    return frozenset(kind for kind in range(grammar.node_kind_count) if grammar.node_kind_for_id(kind) in names)
+
+
 def node_text(node) -> str:
     """A node's source text ('' for a missing node); latin-1 so that any byte decodes."""
     return node.text.decode("latin-1") if node is not None else ""

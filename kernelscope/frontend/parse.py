@@ -639,12 +639,15 @@ def _kernel(unit: FileUnit, node, launch_bounds, instantiations: dict, launches:
     parameter_list = declarator.child_by_field_id(FIELD.parameters)
     params = [p for p in (parameter_list.named_children if parameter_list is not None else [])
               if p.type == "parameter_declaration"]
+    # (what a parameter's text says is read once; its sizes twice for a template kernel, before
+    # and after its type parameters are bound)
+    shapes = [_param_shape(unit, p) for p in params]
     if type_params:
-        _bind_type_parameters(unit, kernel, type_params, [_param(unit, p) for p in params], types or {})
+        _bind_type_parameters(unit, kernel, type_params, [_param(unit, s) for s in shapes], types or {})
     for param_name, (bound, _) in kernel.template_types.items():
         unit.types.aliases[param_name] = bound
-    for param in params:
-        record = _param(unit, param)
+    for shape in shapes:
+        record = _param(unit, shape)
         if record is None:
             continue
         kernel.params.append(record)
@@ -731,7 +734,9 @@ def _bind_type_parameters(unit: FileUnit, kernel: Kernel, type_params: set, para
             kernel.template_types[name] = (DEFAULT_ELEMENT_TYPE, "default")
 
 
-def _param(unit: FileUnit, param) -> Param | None:
+def _param_shape(unit: FileUnit, param) -> tuple | None:
+    """What a parameter declaration's text says, whatever its types stand for: (name, type name,
+    pointer?, const?, restrict?, line), or None for an unnamed parameter."""
     type_node = param.child_by_field_id(FIELD.type)
     declarator = param.child_by_field_id(FIELD.declarator)
     if declarator is None:
@@ -749,16 +754,24 @@ def _param(unit: FileUnit, param) -> Param | None:
     parameter_text = text(param)
     qualifiers = {text(c) for c in param.children if c.type == "type_qualifier"} \
         if "const" in parameter_text or "__restrict__" in parameter_text else ()
-    pointee = unit.types.resolve(type_name)
     line, _ = unit.line_col(param.start_byte)
+    return (name, type_name, is_pointer, "const" in qualifiers or "const" in type_text,
+            # (a `__restrict__` or `__restrict` in the declarator: `float* __restrict__ out`)
+            "__restrict" in declarator_text or "__restrict__" in qualifiers, line)
+
+
+def _param(unit: FileUnit, shape: tuple | None) -> Param | None:
+    """The Param of a _param_shape, its element size read with the file's types as they are now."""
+    if shape is None:
+        return None
+    name, type_name, is_pointer, is_const, is_restrict, line = shape
     return Param(
         name=name,
         type_name=type_name,
         is_pointer=is_pointer,
-        elem_bytes=unit.types.size_of(pointee) if is_pointer else unit.types.size_of(type_name),
-        is_const="const" in qualifiers or "const" in type_text,
-        # (a `__restrict__` or `__restrict` in the declarator: `float* __restrict__ out`)
-        is_restrict="__restrict" in declarator_text or "__restrict__" in qualifiers,
+        elem_bytes=unit.types.size_of(unit.types.resolve(type_name)) if is_pointer else unit.types.size_of(type_name),
+        is_const=is_const,
+        is_restrict=is_restrict,
         line=line,
     )
 
