@@ -1,5 +1,6 @@
 """The trip-count shortcuts answer as the general numpy paths do, float for float: the Python-int
-count of loops whose start, bound and step read no thread index (`_uniform_trip_count`), the integer
+count of loops whose start, bound and step read no thread index (`_uniform_trip_count`), the count of
+loops whose start alone differs between threads (`_strided_trip_count`), the integer
 mean of counts (`_mean_count`), and the values of an inner loop whose bounds read no outer loop's
 variable, taken once (`_reads_any`)."""
 
@@ -30,6 +31,11 @@ __global__ void loops(float* a, int n, int m) {
     for (int i = 0; i < n; i += m) a[t + i] = 7.0f;
     for (int i = 0; i < n; i -= 1) a[t + i] = 8.0f;
     for (int i = t; i < n; i += blockDim.x) a[i] = 9.0f;
+    for (int i = t * m; i <= n; i += 3) a[i] = 12.0f;
+    for (int i = n - t; i > m; i -= 2) a[i] = 13.0f;
+    for (int i = t; i >= m; i += m) a[i] = 14.0f;
+    for (int i = blockIdx.x * blockDim.x + t; i != n; i += m) a[i] = 15.0f;
+    for (int i = t - 40; i < n; i -= m) a[i + 64] = 16.0f;
     for (int i = 0; i < 8; i++) {
         for (int j = 0; j < m; j++) {
             if (t < j) a[t + i * 8 + j] = 10.0f;
@@ -47,6 +53,7 @@ BINDINGS = [{}, {"n": 100, "m": 3}, {"n": 7, "m": 9}, {"n": 0, "m": 0}, {"n": -5
 
 def _general(monkeypatch):
     monkeypatch.setattr(trips, "_uniform_trip_count", lambda *args: trips._GENERAL)
+    monkeypatch.setattr(trips, "_strided_trip_count", lambda *args: trips._GENERAL)
 
 
 def _counts(kernels, block, bindings):

@@ -31,13 +31,18 @@ def trip_count(loop, env: dict, slots: int, active: np.ndarray, per_thread=None)
     evaluate_per_thread in env (a Lanes' bound_values, which keeps what it evaluates)."""
     if loop.var is None or loop.start is None or loop.bound is None or loop.step is None:
         return None
-    if not (loop.start.thread_dependent or loop.bound.thread_dependent or loop.step.thread_dependent):
-        count = _uniform_trip_count(loop, env, slots, active)
-        if count is not _GENERAL:
-            return count
     if per_thread is None:
         def per_thread(expr):
             return evaluate_per_thread(expr, env, slots)
+    shared_bound = not (loop.bound.thread_dependent or loop.step.thread_dependent)
+    if shared_bound and not loop.start.thread_dependent:
+        count = _uniform_trip_count(loop, env, slots, active)
+        if count is not _GENERAL:
+            return count
+    elif shared_bound and loop.step_op == "+":
+        count = _strided_trip_count(loop, env, active, per_thread)
+        if count is not _GENERAL:
+            return count
     try:
         start = per_thread(loop.start)
         bound = per_thread(loop.bound)
@@ -85,6 +90,41 @@ def _uniform_trip_count(loop, env: dict, slots: int, active: np.ndarray):
     if count * slots >= _EXACT_SUM:
         return _GENERAL
     return float(count)
+
+
+def _strided_trip_count(loop, env: dict, active: np.ndarray, per_thread):
+    """trip_count of a counted loop whose start differs between threads (a grid-stride loop's
+    `i = blockIdx.x * blockDim.x + threadIdx.x`) but whose bound and step read no thread index:
+    _arithmetic_counts' arithmetic with the bound and step as the ints every thread shares, a
+    third of its numpy calls. _GENERAL where they are not plain small ints."""
+    try:
+        start = per_thread(loop.start)
+        bound, step = loop.bound.evaluate(env), loop.step.evaluate(env)
+    except UNEVALUABLE:
+        return None
+    if not all(type(value) is int and -_SMALL < value < _SMALL for value in (bound, step)):
+        return _GENERAL
+    if not np.any(active):
+        return 0.0
+    start = start[active]
+    if step == 0:
+        return None
+    compare = loop.compare
+    if compare in ("<", "!="):
+        span = bound - start
+    elif compare == "<=":
+        span = bound - start + 1
+    elif compare == ">":
+        span = start - bound
+        step = -step
+    elif compare == ">=":
+        span = start - bound + 1
+        step = -step
+    else:
+        return None
+    if step <= 0 and np.any(span > 0):
+        return None
+    return _mean_count(np.maximum(0, -(-span // (step if step > 0 else 1))))
 
 
 def _arithmetic_count(start: int, bound: int, step: int, compare: str):
@@ -183,6 +223,7 @@ class ExecWeights:
         self._weights: dict[tuple, tuple] = {}      # ids of a context's loops -> weight()
         self._averaging: dict[tuple, float] = {}    # ids of a context's loops -> averaging_weight()
         self._by_context: dict[int, tuple] = {}     # id(context) -> (context, executions())
+        self._weight_by_context: dict[int, tuple] = {}  # id(context) -> (context, weight())
 
     def loop(self, loop):
         key = id(loop)
@@ -294,7 +335,13 @@ class ExecWeights:
 
     def weight(self, context):
         """(numeric weight or None, symbolic text) for statements in `context`."""
-        return _per_loops(self._weights, context.loops, self._weight)
+        # known by the Context object first, as executions() is
+        entry = self._weight_by_context.get(id(context))
+        if entry is not None and entry[0] is context:
+            return entry[1]
+        answer = _per_loops(self._weights, context.loops, self._weight)
+        self._weight_by_context[id(context)] = (context, answer)
+        return answer
 
     def _weight(self, loops):
         numeric = 1.0
