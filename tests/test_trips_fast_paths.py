@@ -1,6 +1,7 @@
 """The trip-count shortcuts answer as the general numpy paths do, float for float: the Python-int
 count of loops whose start, bound and step read no thread index (`_uniform_trip_count`), the count of
-loops whose start alone differs between threads (`_strided_trip_count`), the integer
+loops whose start alone differs between threads (`_strided_trip_count`), the values of loops that
+read no thread index (`_loop_values` through `_shared_ints`), the integer
 mean of counts (`_mean_count`), and the values of an inner loop whose bounds read no outer loop's
 variable, taken once (`_reads_any`)."""
 
@@ -52,6 +53,7 @@ BINDINGS = [{}, {"n": 100, "m": 3}, {"n": 7, "m": 9}, {"n": 0, "m": 0}, {"n": -5
 
 
 def _general(monkeypatch):
+    monkeypatch.setattr(trips, "_shared_ints", lambda *args: trips._GENERAL)
     monkeypatch.setattr(trips, "_uniform_trip_count", lambda *args: trips._GENERAL)
     monkeypatch.setattr(trips, "_strided_trip_count", lambda *args: trips._GENERAL)
 
@@ -115,3 +117,25 @@ def test_inner_loop_values_taken_once_answer_as_per_outer_value(monkeypatch, bin
     shortcut = executions()
     monkeypatch.setattr(trips, "_reads_any", lambda loop, names: True)
     assert _same(shortcut, executions())
+
+
+def _values(kernels, block, bindings):
+    env = thread_env(block, None, dict(bindings))
+    out = []
+    for kernel in kernels:
+        for loop in kernel.loops:
+            for outer in (0, 3, 100):       # an outer loop's variable set, as _sum_over_loop_values sets it
+                out.append(trips._loop_values(loop, {**env, "i": outer}, block.slots, active_slots(block)))
+            out.append(trips._loop_values(loop, env, block.slots, np.zeros(block.slots, dtype=bool)))
+    return out
+
+
+@pytest.mark.parametrize("bindings", BINDINGS)
+def test_uniform_loop_values_match_the_numpy_path(monkeypatch, bindings):
+    kernels = parse_file(LOOPS, "loops.cu").kernels + \
+        parse_file(bench_analyze.realistic_source(50)[0], "distinct.cu").kernels
+    block = BlockShape(128)
+    fast = _values(kernels, block, bindings)
+    _general(monkeypatch)
+    assert fast == _values(kernels, block, bindings)
+    assert any(values for values in fast)

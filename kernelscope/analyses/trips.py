@@ -72,12 +72,10 @@ def _uniform_trip_count(loop, env: dict, slots: int, active: np.ndarray):
     repeat one count (the mean of equal counts is that count). _GENERAL where the values are not
     plain small ints (arrays, floats, bools: what _as_slots would convert) or the count is so large
     that np.mean's float sum could round."""
-    try:
-        start, bound, step = loop.start.evaluate(env), loop.bound.evaluate(env), loop.step.evaluate(env)
-    except UNEVALUABLE:
-        return None
-    if not all(type(value) is int and -_SMALL < value < _SMALL for value in (start, bound, step)):
-        return _GENERAL
+    shared = _shared_ints(loop, env)
+    if shared is None or shared is _GENERAL:
+        return shared
+    start, bound, step = shared
     if not np.any(active):
         return 0.0
     if loop.step_op == "+":
@@ -90,6 +88,19 @@ def _uniform_trip_count(loop, env: dict, slots: int, active: np.ndarray):
     if count * slots >= _EXACT_SUM:
         return _GENERAL
     return float(count)
+
+
+def _shared_ints(loop, env: dict):
+    """(start, bound, step) of a loop whose three expressions read no thread index, as the ints every
+    thread shares; None when one cannot be evaluated (evaluate_per_thread would raise), _GENERAL
+    when one is not a plain int small enough that int64 arithmetic on it cannot overflow."""
+    try:
+        values = loop.start.evaluate(env), loop.bound.evaluate(env), loop.step.evaluate(env)
+    except UNEVALUABLE:
+        return None
+    if not all(type(value) is int and -_SMALL < value < _SMALL for value in values):
+        return _GENERAL
+    return values
 
 
 def _strided_trip_count(loop, env: dict, active: np.ndarray, per_thread):
@@ -194,6 +205,15 @@ def _loop_values(loop, env: dict, slots: int, active: np.ndarray, per_thread=Non
     """The successive values of a uniform loop variable, or None. `per_thread` as for trip_count."""
     if loop.var is None or loop.start is None or loop.bound is None or loop.step is None:
         return None
+    if not (loop.start.thread_dependent or loop.bound.thread_dependent or loop.step.thread_dependent):
+        # the same values for every thread, as ints: the uniformity checks below would only confirm it
+        shared = _shared_ints(loop, env)
+        if shared is None:
+            return None
+        if shared is not _GENERAL:
+            if not np.any(active):
+                return None
+            return uniform_values(*shared, loop.step_op, loop.compare)
     if per_thread is None:
         def per_thread(expr):
             return evaluate_per_thread(expr, env, slots)
