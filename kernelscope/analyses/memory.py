@@ -129,12 +129,30 @@ def analyze(kernel, block: BlockShape, bindings: dict | None = None, grid=None,
     lanes = weights.lanes
     result = MemoryResult()
     layouts = _Layouts()
+    masks = _MaskBytes(lanes)
     for access in kernel.accesses:
-        result.accesses.append(_access(access, lanes, lanes.active_mask(access.context.conditions), weights,
-                                       layouts))
+        result.accesses.append(_access(access, lanes, *masks(access.context.conditions), weights, layouts))
     for branch in kernel.branches:
-        result.branches.append(_branch(branch, lanes, lanes.active_mask(branch.context.conditions)))
+        # (the mask first, as always: a first judgement of a guard leaves its verdict on the node)
+        result.branches.append(_branch(branch, lanes, masks(branch.context.conditions)[1]))
     return result
+
+
+class _MaskBytes:
+    """(active slots, their bytes) for a guard list: the keys of the kept per-mask answers. Many
+    statements share a guard, and Lanes keeps each guard's mask for its lifetime, so its bytes are
+    made once per mask object (held here, so its id stays its own)."""
+
+    def __init__(self, lanes: Lanes):
+        self.lanes = lanes
+        self.kept: dict = {}       # id(mask) -> (mask, mask.tobytes())
+
+    def __call__(self, conditions) -> tuple:
+        mask = self.lanes.active_mask(conditions)
+        entry = self.kept.get(id(mask))
+        if entry is None or entry[0] is not mask:
+            entry = self.kept[id(mask)] = (mask, mask.tobytes())
+        return entry
 
 
 class _Layouts:
@@ -142,9 +160,10 @@ class _Layouts:
     `y[i]`, the load and the store of `s[t] += ...`, and the same indexing in many kernels of a
     file): each distinct case is counted once in a process (the answer depends on the values only)."""
 
-    def __call__(self, addresses: np.ndarray, active: np.ndarray, elem: int, shared: bool, symbolic_stride):
-        """(stride_bytes, pattern, wavefronts or sectors per request, conflict-free count)."""
-        return _layout(addresses.tobytes(), active.tobytes(), elem, shared, symbolic_stride)
+    def __call__(self, addresses: np.ndarray, active: bytes, elem: int, shared: bool, symbolic_stride):
+        """(stride_bytes, pattern, wavefronts or sectors per request, conflict-free count); `active`:
+        the mask's bytes."""
+        return _layout(addresses.tobytes(), active, elem, shared, symbolic_stride)
 
 
 @lru_cache(maxsize=4096)
@@ -156,14 +175,15 @@ def _layout(addresses: bytes, active: bytes, elem: int, shared: bool, symbolic_s
     return stride, pattern, cost, ideal
 
 
-def _access(access, lanes: Lanes, active: np.ndarray, weights: ExecWeights, layouts: _Layouts) -> AccessResult:
+def _access(access, lanes: Lanes, active: np.ndarray, active_bytes: bytes, weights: ExecWeights,
+            layouts: _Layouts) -> AccessResult:
     numeric_weight, symbolic_weight = weights.weight(access.weight_context)
     result = AccessResult(access.line, access.column, access.text, access.array, access.space, access.op,
                           access.elem_bytes, "unknown", None, in_function=access.in_function,
                           exec_weight=_round(numeric_weight) if numeric_weight is not None else symbolic_weight,
                           averaging_weight=numeric_weight if numeric_weight is not None else
                           weights.averaging_weight(access.weight_context))
-    lanes_per_warp, issuing, result.active_lanes, result.requests_per_block = _warp_requests(active.tobytes())
+    lanes_per_warp, issuing, result.active_lanes, result.requests_per_block = _warp_requests(active_bytes)
     env, slots = lanes.env, lanes.slots
     free = sx.free_names(access.address)
     try:
@@ -178,7 +198,7 @@ def _access(access, lanes: Lanes, active: np.ndarray, weights: ExecWeights, layo
         return result
     symbolic_stride = _symbolic_stride(access, lanes, addresses, [n for n in free if n not in env])
     shared = access.space == "shared"
-    result.stride_bytes, result.pattern, cost, ideal = layouts(addresses, active, access.elem_bytes, shared,
+    result.stride_bytes, result.pattern, cost, ideal = layouts(addresses, active_bytes, access.elem_bytes, shared,
                                                                symbolic_stride)
     if shared:
         result.wavefronts_per_request = cost
@@ -243,8 +263,9 @@ def _indirect(result: AccessResult, lanes_per_warp: np.ndarray, issuing: np.ndar
     result.stride_bytes = None
     per_lane = max(1, -(-result.elem_bytes // SECTOR))
     if issuing.any():
-        result.sectors_per_request = float(np.mean(np.minimum(lanes_per_warp[issuing] * per_lane, 32 * per_lane)))
-        result.ideal_sectors = float(np.mean(np.ceil(lanes_per_warp[issuing] * result.elem_bytes / SECTOR)))
+        # (_mean: np.mean's float for these small counts)
+        result.sectors_per_request = _mean(np.minimum(lanes_per_warp[issuing] * per_lane, 32 * per_lane))
+        result.ideal_sectors = _mean(np.ceil(lanes_per_warp[issuing] * result.elem_bytes / SECTOR))
         if result.space == "shared":
             result.bank_ways = None
     result.note = "data-dependent address: worst case of one sector per active lane"
@@ -386,7 +407,7 @@ def _shared_wavefronts(addresses: np.ndarray, active: np.ndarray, elem: int):
     return _mean(wavefronts[issuing]), _mean(ideals[issuing])
 
 
-def _branch(branch, lanes: Lanes, active: np.ndarray) -> BranchResult:
+def _branch(branch, lanes: Lanes, active_bytes: bytes) -> BranchResult:
     in_loop = bool(branch.context.loops)
     expr = branch.condition
     if not expr.thread_dependent:
@@ -394,7 +415,7 @@ def _branch(branch, lanes: Lanes, active: np.ndarray) -> BranchResult:
     values = lanes.condition(expr)
     if values is None:
         return BranchResult(branch.line, branch.column, branch.kind, None, None, None, in_loop)
-    share, fraction = _split(values.tobytes(), active.tobytes())
+    share, fraction = _split(values.tobytes(), active_bytes)
     return BranchResult(branch.line, branch.column, branch.kind, fraction > 0, share, fraction, in_loop)
 
 

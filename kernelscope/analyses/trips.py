@@ -14,6 +14,7 @@ import numpy as np
 
 from kernelscope.analyses.loops import COUNTED_LIMIT, uniform_values
 from kernelscope.analyses.threads import UNEVALUABLE, Lanes, evaluate_per_thread
+from kernelscope.symbolic import Expr
 
 # value combinations of the loops around a condition evaluated for one statement's execution count:
 # as many as one loop's count may have iterations
@@ -33,6 +34,15 @@ def trip_count(loop, env: dict, slots: int, active: np.ndarray, per_thread=None)
     if per_thread is None:
         def per_thread(expr):
             return evaluate_per_thread(expr, env, slots)
+    shared_bound = not (loop.bound.thread_dependent or loop.step.thread_dependent)
+    if shared_bound and not loop.start.thread_dependent:
+        count = _uniform_trip_count(loop, env, slots, active)
+        if count is not _GENERAL:
+            return count
+    elif shared_bound and loop.step_op == "+":
+        count = _strided_trip_count(loop, env, active, per_thread)
+        if count is not _GENERAL:
+            return count
     try:
         start = per_thread(loop.start)
         bound = per_thread(loop.bound)
@@ -49,7 +59,116 @@ def trip_count(loop, env: dict, slots: int, active: np.ndarray, per_thread=None)
         counts = _geometric_counts(start, bound, step, loop.compare, op)
     if counts is None:
         return None
-    return float(np.mean(counts))
+    return _mean_count(counts)
+
+
+_GENERAL = object()     # _uniform_trip_count's "take the general path"
+_SMALL = 1 << 61        # below this, the count's arithmetic cannot overflow int64 as numpy's would
+
+
+def _uniform_trip_count(loop, env: dict, slots: int, active: np.ndarray):
+    """trip_count of a loop whose start, bound and step read no thread index, on Python ints: they
+    evaluate to one int for every thread, and a dozen numpy calls on 1024 equal values would only
+    repeat one count (the mean of equal counts is that count). _GENERAL where the values are not
+    plain small ints (arrays, floats, bools: what _as_slots would convert) or the count is so large
+    that np.mean's float sum could round."""
+    shared = _shared_ints(loop, env)
+    if shared is None or shared is _GENERAL:
+        return shared
+    start, bound, step = shared
+    if not np.any(active):
+        return 0.0
+    if loop.step_op == "+":
+        count = _arithmetic_count(start, bound, step, loop.compare)
+    else:
+        values = uniform_values(start, bound, step, loop.step_op, loop.compare)
+        count = None if values is None else len(values)
+    if count is None:
+        return None
+    if count * slots >= _EXACT_SUM:
+        return _GENERAL
+    return float(count)
+
+
+def _shared_ints(loop, env: dict):
+    """(start, bound, step) of a loop whose three expressions read no thread index, as the ints every
+    thread shares; None when one cannot be evaluated (evaluate_per_thread would raise), _GENERAL
+    when one is not a plain int small enough that int64 arithmetic on it cannot overflow."""
+    try:
+        values = loop.start.evaluate(env), loop.bound.evaluate(env), loop.step.evaluate(env)
+    except UNEVALUABLE:
+        return None
+    if not all(type(value) is int and -_SMALL < value < _SMALL for value in values):
+        return _GENERAL
+    return values
+
+
+def _strided_trip_count(loop, env: dict, active: np.ndarray, per_thread):
+    """trip_count of a counted loop whose start differs between threads (a grid-stride loop's
+    `i = blockIdx.x * blockDim.x + threadIdx.x`) but whose bound and step read no thread index:
+    _arithmetic_counts' arithmetic with the bound and step as the ints every thread shares, a
+    third of its numpy calls. _GENERAL where they are not plain small ints."""
+    try:
+        start = per_thread(loop.start)
+        bound, step = loop.bound.evaluate(env), loop.step.evaluate(env)
+    except UNEVALUABLE:
+        return None
+    if not all(type(value) is int and -_SMALL < value < _SMALL for value in (bound, step)):
+        return _GENERAL
+    if not np.any(active):
+        return 0.0
+    start = start[active]
+    if step == 0:
+        return None
+    compare = loop.compare
+    if compare in ("<", "!="):
+        span = bound - start
+    elif compare == "<=":
+        span = bound - start + 1
+    elif compare == ">":
+        span = start - bound
+        step = -step
+    elif compare == ">=":
+        span = start - bound + 1
+        step = -step
+    else:
+        return None
+    if step <= 0 and np.any(span > 0):
+        return None
+    return _mean_count(np.maximum(0, -(-span // (step if step > 0 else 1))))
+
+
+def _arithmetic_count(start: int, bound: int, step: int, compare: str):
+    """_arithmetic_counts for one thread's values."""
+    if step == 0:
+        return None
+    if compare in ("<", "!="):
+        span = bound - start
+    elif compare == "<=":
+        span = bound - start + 1
+    elif compare == ">":
+        span = start - bound
+        step = -step
+    elif compare == ">=":
+        span = start - bound + 1
+        step = -step
+    else:
+        return None
+    if step <= 0 and span > 0:
+        return None
+    return max(0, -(-span // (step if step > 0 else 1)))
+
+
+def _mean_count(counts: np.ndarray) -> float:
+    """float(np.mean(counts)) for non-negative integer counts: below 2**53 the integer sum is the
+    float sum np.mean forms, so the quotient is the same float, at a fraction of np.mean's cost."""
+    total = int(counts.sum())
+    if total >= _EXACT_SUM:
+        return float(np.mean(counts))
+    return float(total) / counts.size
+
+
+_EXACT_SUM = 1 << 53
 
 
 def _arithmetic_counts(start, bound, step, compare):
@@ -82,14 +201,26 @@ def _geometric_counts(start, bound, step, compare, op):
     return None if values is None else np.array([len(values)])
 
 
-def _loop_values(loop, env: dict, slots: int, active: np.ndarray):
-    """The successive values of a uniform loop variable, or None."""
+def _loop_values(loop, env: dict, slots: int, active: np.ndarray, per_thread=None):
+    """The successive values of a uniform loop variable, or None. `per_thread` as for trip_count."""
     if loop.var is None or loop.start is None or loop.bound is None or loop.step is None:
         return None
+    if not (loop.start.thread_dependent or loop.bound.thread_dependent or loop.step.thread_dependent):
+        # the same values for every thread, as ints: the uniformity checks below would only confirm it
+        shared = _shared_ints(loop, env)
+        if shared is None:
+            return None
+        if shared is not _GENERAL:
+            if not np.any(active):
+                return None
+            return uniform_values(*shared, loop.step_op, loop.compare)
+    if per_thread is None:
+        def per_thread(expr):
+            return evaluate_per_thread(expr, env, slots)
     try:
-        start = evaluate_per_thread(loop.start, env, slots)[active]
-        bound = evaluate_per_thread(loop.bound, env, slots)[active]
-        step = evaluate_per_thread(loop.step, env, slots)[active]
+        start = per_thread(loop.start)[active]
+        bound = per_thread(loop.bound)[active]
+        step = per_thread(loop.step)[active]
     except UNEVALUABLE:
         return None
     if start.size == 0 or not (np.all(start == start[0]) and np.all(bound == bound[0]) and np.all(step == step[0])):
@@ -111,6 +242,8 @@ class ExecWeights:
         self._values: dict[int, list | None] = {}   # id(loop) -> _loop_values in env itself
         self._weights: dict[tuple, tuple] = {}      # ids of a context's loops -> weight()
         self._averaging: dict[tuple, float] = {}    # ids of a context's loops -> averaging_weight()
+        self._by_context: dict[int, tuple] = {}     # id(context) -> (context, executions())
+        self._weight_by_context: dict[int, tuple] = {}  # id(context) -> (context, weight())
 
     def loop(self, loop):
         key = id(loop)
@@ -119,10 +252,17 @@ class ExecWeights:
         return self._cache[key]
 
     def executions(self, context):
+        # the statements of one block share their Context object: known by it first, without
+        # building the key (the entry holds the context, so the id stays its own)
+        entry = self._by_context.get(id(context))
+        if entry is not None and entry[0] is context:
+            return entry[1]
         key = (tuple(map(id, context.conditions)), tuple(map(id, context.loops)))
         if key not in self._executions:
             self._executions[key] = self._count_executions(context)
-        return self._executions[key]
+        count = self._executions[key]
+        self._by_context[id(context)] = (context, count)
+        return count
 
     def _count_executions(self, context):
         """Mean times a thread of the block executes a statement in `context`, counting only
@@ -172,11 +312,13 @@ class ExecWeights:
                 return None
             mask = self.lanes.mask_in(conditions, env, {name: env[name] for name in names})[self.active]
             return _share(mask)
-        if env is self.env:
-            # an outermost involved loop: its values are the same for every statement it holds
+        if env is self.env or not _reads_any(loops[0], names):
+            # an outermost involved loop, or an inner one whose start, bound and step read no outer
+            # loop's variable: its values are those in self.env, the same for every statement it holds
             key = id(loops[0])
             if key not in self._values:
-                self._values[key] = _loop_values(loops[0], env, self.slots, self.active)
+                self._values[key] = _loop_values(loops[0], self.env, self.slots, self.active,
+                                                 self.lanes.bound_values)
             values = self._values[key]
         else:
             values = _loop_values(loops[0], env, self.slots, self.active)
@@ -213,7 +355,13 @@ class ExecWeights:
 
     def weight(self, context):
         """(numeric weight or None, symbolic text) for statements in `context`."""
-        return _per_loops(self._weights, context.loops, self._weight)
+        # known by the Context object first, as executions() is
+        entry = self._weight_by_context.get(id(context))
+        if entry is not None and entry[0] is context:
+            return entry[1]
+        answer = _per_loops(self._weights, context.loops, self._weight)
+        self._weight_by_context[id(context)] = (context, answer)
+        return answer
 
     def _weight(self, loops):
         numeric = 1.0
@@ -231,6 +379,13 @@ class ExecWeights:
         if numeric is not None:
             return numeric, _format(numeric)
         return None, "*".join(symbolic)
+
+
+def _reads_any(loop, names) -> bool:
+    """Whether the loop's start, bound or step may read one of `names` (what symbolic evaluation
+    may look up in an environment; a missing expression reads nothing)."""
+    return any(isinstance(expr, Expr) and not expr._env_names.isdisjoint(names)
+               for expr in (loop.start, loop.bound, loop.step))
 
 
 def _per_loops(kept: dict, loops, compute):

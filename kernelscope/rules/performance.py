@@ -131,10 +131,14 @@ class UncachedReadonly(Rule):
     def check(cls, facts):
         # pointer parameters only read, read inside loops (reused), neither const __restrict__ nor __ldg
         kernel = facts.kernel
+        by_array: dict = {}      # global accesses of each array, in order: one pass, not one per parameter
+        for access in kernel.accesses:
+            if access.space == "global":
+                by_array.setdefault(access.array, []).append(access)
         for param in kernel.params:
             if not param.is_pointer or (param.is_const and param.is_restrict):
                 continue
-            accesses = [a for a in kernel.accesses if a.array == param.name and a.space == "global"]
+            accesses = by_array.get(param.name)
             if not accesses or any(a.op != "load" for a in accesses) or any(a.cached for a in accesses):
                 continue
             reused = [a for a in accesses if a.context.loops]
