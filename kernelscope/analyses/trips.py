@@ -120,19 +120,10 @@ def _strided_trip_count(loop, env: dict, active: np.ndarray, per_thread):
     start = start[active]
     if step == 0:
         return None
-    compare = loop.compare
-    if compare in ("<", "!="):
-        span = bound - start
-    elif compare == "<=":
-        span = bound - start + 1
-    elif compare == ">":
-        span = start - bound
-        step = -step
-    elif compare == ">=":
-        span = start - bound + 1
-        step = -step
-    else:
+    spans = _spans(start, bound, step, loop.compare)
+    if spans is None:
         return None
+    span, step = spans
     if step <= 0 and np.any(span > 0):
         return None
     return _mean_count(np.maximum(0, -(-span // (step if step > 0 else 1))))
@@ -142,18 +133,10 @@ def _arithmetic_count(start: int, bound: int, step: int, compare: str):
     """_arithmetic_counts for one thread's values."""
     if step == 0:
         return None
-    if compare in ("<", "!="):
-        span = bound - start
-    elif compare == "<=":
-        span = bound - start + 1
-    elif compare == ">":
-        span = start - bound
-        step = -step
-    elif compare == ">=":
-        span = start - bound + 1
-        step = -step
-    else:
+    spans = _spans(start, bound, step, compare)
+    if spans is None:
         return None
+    span, step = spans
     if step <= 0 and span > 0:
         return None
     return max(0, -(-span // (step if step > 0 else 1)))
@@ -171,21 +154,28 @@ def _mean_count(counts: np.ndarray) -> float:
 _EXACT_SUM = 1 << 53
 
 
+def _spans(start, bound, step, compare: str):
+    """(distance the counter has to cover, step towards the bound) of a counted loop `for (i = start;
+    i compare bound; i += step)`, on ints or on per-thread arrays alike; None for a comparison that
+    does not count (==). A step that points away from the bound comes out <= 0."""
+    if compare in ("<", "!="):
+        return bound - start, step
+    if compare == "<=":
+        return bound - start + 1, step
+    if compare == ">":
+        return start - bound, -step
+    if compare == ">=":
+        return start - bound + 1, -step
+    return None
+
+
 def _arithmetic_counts(start, bound, step, compare):
     if np.any(step == 0):
         return None
-    if compare in ("<", "!="):
-        span = bound - start
-    elif compare == "<=":
-        span = bound - start + 1
-    elif compare == ">":
-        span = start - bound
-        step = -step
-    elif compare == ">=":
-        span = start - bound + 1
-        step = -step
-    else:
+    spans = _spans(start, bound, step, compare)
+    if spans is None:
         return None
+    span, step = spans
     if np.any(step <= 0) and np.any(span > 0):
         return None  # would not terminate as written, or counts down the wrong way
     safe = np.where(step > 0, step, 1)
