@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Instructions (callgrind Ir) spent inside one phase of the analysis, over one warm pass.
+#   PHASE=sync|kernel|parse|memory|intensity|all  WORKLOAD=distinct|realistic|real  bash benchmarks/phase_instructions.sh TREE [TREE...]
+# distinct = one copy of each hand-written kernel (50 kernels); realistic = the 800-kernel file;
+# real = the 40 real programs. The phase's function is called through itertools.starmap, which
+# callgrind toggles collection on (kernelscope never calls starmap itself).
+set -u
+phase=${PHASE:-all}; workload=${WORKLOAD:-distinct}
+driver=$(mktemp /tmp/phase.XXXXXX.py); trap 'rm -f "$driver"' EXIT
+cat > "$driver" <<PY
+import itertools, sys
+sys.path.insert(0, sys.argv[1] + "/benchmarks")
+import bench_analyze
+import kernelscope.analyze as analyze
+from kernelscope.frontend import parse
+from kernelscope.gc_tuning import tuned_for_analysis
+parse._query()
+if "$workload" == "real":
+    files = [(str(p), p.read_text()) for p in bench_analyze.real_programs()]
+elif "$workload" == "realistic":
+    files = [("realistic.cu", bench_analyze.realistic_source(800)[0])]
+else:
+    files = [("distinct.cu", bench_analyze.realistic_source(50)[0])]
+def counted(module, name):
+    inner = getattr(module, name)
+    def call(*a, **k):
+        return next(itertools.starmap(lambda: inner(*a, **k), [()]))
+    setattr(module, name, call)
+targets = {"sync": (analyze, "_sync"), "kernel": (parse, "_kernel"), "parse": (analyze, "parse_file"),
+           "memory": (analyze.memory_analysis, "analyze"), "intensity": (analyze.intensity_analysis, "analyze")}
+def run():
+    for path, text in files:
+        with tuned_for_analysis():
+            analyze.analyze_source(text, path, registers="estimate")
+run()
+if "$phase" == "all":
+    list(itertools.starmap(run, [()]))
+else:
+    counted(*targets["$phase"])
+    run()
+PY
+for tree in "$@"; do
+  count=$(PYTHONHASHSEED=0 PYTHONPATH="$tree" valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+      --collect-atstart=no --toggle-collect=starmap_next python3 "$driver" "$tree" 2>&1 | awk '/refs:/ {gsub(",", "", $4); print $4}')
+  [ -n "$count" ] || { echo "phase_instructions: no count for $tree (does it import? try the driver by hand)" >&2; exit 1; }
+  echo "$phase/$workload $(cd "$tree" && git rev-parse --short HEAD 2>/dev/null) $(git -C "$tree" diff --quiet || echo '+dirty'): $(( count / 1000000 )) M"
+done
