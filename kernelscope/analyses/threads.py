@@ -209,6 +209,12 @@ def condition_mask(conditions, env: dict, slots: int) -> np.ndarray:
 _UNSIGNED = object()
 
 
+
+# mask_in computes the guards that read no loop variable once per set of guards, not once per
+# combination of loop values (the switch is for tests that compare with the general path)
+KEEP_FIXED_GUARDS = True
+
+
 class Lanes:
     """The padded thread slots of one block under one environment, with what the memory, divergence
     and intensity analyses ask of them kept, so that each is computed once: every expression's
@@ -231,6 +237,9 @@ class Lanes:
         self._raw: dict = {}         # ids of conditions -> AND of the truths that are known
         self._masks: dict = {}       # ids of conditions -> condition_mask's answer
         self._active: dict = {}      # ids of conditions -> active slots that pass them
+        # (ids of conditions, changed names) -> (the conditions, AND of the guards that read none of
+        # those names, the guards that do): mask_in's part that stays for every value of the names
+        self._fixed_parts: dict = {}
 
     def values(self, expr: sx.Expr, stand_in: int = PLACEHOLDER) -> np.ndarray:
         """expr's value for every slot (int64, read-only by convention); raises what UNEVALUABLE lists."""
@@ -347,9 +356,17 @@ class Lanes:
         """condition_mask(conditions, env, slots) for an environment that differs from this one only
         in the names of `changed` (loop variables set to one of their values, as in env): a guard
         that reads none of them keeps the truth it has here."""
+        if KEEP_FIXED_GUARDS:
+            key = (tuple(map(id, conditions)), frozenset(changed))
+            part = self._fixed_parts.get(key)
+            if part is None:
+                part = self._fixed_parts[key] = self._fixed_part(conditions, changed)
+            mask = part[1].copy()
+            varying = part[2]
+        else:
+            mask, varying = np.ones(self.slots, dtype=bool), conditions
         within = None
-        mask = np.ones(self.slots, dtype=bool)
-        for condition in conditions:
+        for condition in varying:
             expr = condition.expr
             if changed.keys().isdisjoint(expr._env_names):
                 truth = self.condition(expr)
@@ -362,6 +379,21 @@ class Lanes:
             # see condition_mask
             return self.mask_in([c for c in conditions if all(n in env for n in sx.free_names(c.expr))], env, changed)
         return mask
+
+    def _fixed_part(self, conditions, changed: dict) -> tuple:
+        """mask_in's guards split: the AND of those that read none of `changed` (their truth is this
+        environment's, whatever the loop values), and the list of those that do, in order."""
+        fixed = np.ones(self.slots, dtype=bool)
+        varying = []
+        for condition in conditions:
+            expr = condition.expr
+            if changed.keys().isdisjoint(expr._env_names):
+                truth = self.condition(expr)
+                if truth is not None:
+                    fixed &= ~truth if condition.negated else truth
+            else:
+                varying.append(condition)
+        return conditions, fixed, varying
 
     def _lanes_within(self, env: dict, changed: dict) -> Lanes:
         """The Lanes of `env`, this environment with `changed` names set (to loop values)."""
