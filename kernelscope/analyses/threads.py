@@ -208,8 +208,6 @@ def condition_mask(conditions, env: dict, slots: int) -> np.ndarray:
 
 _UNSIGNED = object()
 
-
-
 # mask_in computes the guards that read no loop variable once per set of guards, not once per
 # combination of loop values (the switch is for tests that compare with the general path)
 KEEP_FIXED_GUARDS = True
@@ -508,15 +506,15 @@ def one_per_thread(value, size: int):
     if isinstance(value, np.ndarray) and value.shape == (size,):
         # already one value per thread (the usual case): broadcast_to would only add overhead
         return None if value.dtype == object else value
-    array = np.asarray(value)
-    if array.ndim == 0 and array.dtype != object:
-        # a scalar (a uniform address or condition): the read-only stride-0 view broadcast_to makes,
-        # built directly (broadcast_to's Python layers cost three times as much)
-        values = np.ndarray((size,), array.dtype, array, 0, (0,))
-        values.flags.writeable = False
-        return values
     try:
-        values = np.broadcast_to(np.asarray(value), (size,))
+        array = np.asarray(value)
+        if array.ndim == 0 and array.dtype != object:
+            # a scalar (a uniform address or condition): the read-only stride-0 view broadcast_to
+            # makes, built directly (broadcast_to's Python layers cost three times as much)
+            values = np.ndarray((size,), array.dtype, array, 0, (0,))
+            values.flags.writeable = False
+            return values
+        values = np.broadcast_to(array, (size,))
     except (ValueError, TypeError):
         return None
     return None if values.dtype == object else values
