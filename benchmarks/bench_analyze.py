@@ -336,6 +336,32 @@ def fresh_command_seconds(command: list[str], repeats: int, env: dict) -> float:
     return statistics.median(cpus)
 
 
+class _Probe:
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+
+def reference_speed(steps: int = 2_000_000) -> float:
+    """Million steps per CPU second of a fixed pure-Python loop (a dict lookup, an attribute read,
+    a method-free call, integer arithmetic: what the analysis spends its time on). The CPU-second
+    targets are absolute, but the machines this runs on are not alike (the same tree measured 580
+    and 310 realistic kernels per CPU s on two 2-CPU machines of one kind, a day apart): this line
+    tells a reader how fast the machine behind a figure is."""
+    table = {k: _Probe(k) for k in range(64)}
+    get = table.get
+
+    def step(probe, k):
+        return probe.value + k
+
+    total = 0
+    started = time.process_time()
+    for k in range(steps):
+        total += step(get(k & 63), k) & 7
+    return steps / (time.process_time() - started) / 1e6
+
+
 def report(label: str, paths: list[Path], kernels: int, args, scratch: Path) -> dict:
     size_kb = sum(p.stat().st_size for p in paths) / 1024
     warm, found = in_process(paths, args.repeats)
@@ -371,6 +397,9 @@ def main() -> None:
     core = pin_to_one_core()
     print(f"pinned to CPU core {core}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs; "
           f"figures are CPU seconds, medians")
+    speed = statistics.median(reference_speed() for _ in range(3))
+    print(f"machine speed: {speed:.1f} M reference steps per CPU s (benchmarks/bench_analyze.py "
+          f"reference_speed; compare figures between machines by this)")
     with tempfile.TemporaryDirectory() as scratch_name:
         scratch = args.keep or Path(scratch_name)
         scratch.mkdir(parents=True, exist_ok=True)
