@@ -44,8 +44,20 @@ FIELD = _FieldIds()
 def kind_ids(*names: str) -> frozenset:
     """The grammar's node kind ids (Node.kind_id) of the nodes whose type (Node.type) is one of
     names: several ids share a name where the grammar aliases one rule to another."""
+    by_name = _kind_ids_by_name()
+    return frozenset().union(*(by_name.get(name, ()) for name in names))
+
+
+@lru_cache(maxsize=1)
+def _kind_ids_by_name() -> dict:
+    """node type -> its kind ids, read off the grammar in one pass: the walker's ~50 kind tables
+    are built at a fresh process's first analysis, and scanning every kind of the grammar once per
+    table cost about a tenth of a one-kernel analysis's start-up."""
     grammar = language()
-    return frozenset(kind for kind in range(grammar.node_kind_count) if grammar.node_kind_for_id(kind) in names)
+    by_name: dict = {}
+    for kind in range(grammar.node_kind_count):
+        by_name.setdefault(grammar.node_kind_for_id(kind), []).append(kind)
+    return by_name
 
 
 def node_text(node) -> str:

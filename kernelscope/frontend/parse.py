@@ -13,7 +13,7 @@ from kernelscope.frontend.body import AssignmentIndex, Pointer, Scope, Value, Wa
 from kernelscope.frontend.ctypes import TypeTable, normalise_type
 from kernelscope.frontend.hoisting import mark_loop_invariant_loads
 from kernelscope.frontend.macros import Preprocessed, preprocess
-from kernelscope.frontend.nodes import FIELD, ancestors, language as _language, leaf_name as _leaf_name, node_text as _text
+from kernelscope.frontend.nodes import FIELD, ancestors, kind_ids, language as _language, leaf_name as _leaf_name, node_text as _text
 from kernelscope.frontend.shims import apply_shims
 from kernelscope.frontend.template_types import HostTemplates, deduce, substitute
 from kernelscope.model import FileModel, Kernel, LaunchSite, Param, SourceError
@@ -251,9 +251,7 @@ def _walked_kind_ids() -> frozenset:
     """The grammar's symbol ids named like one of _WALKED_TYPES (several ids share a name where the
     grammar aliases one rule to another): a node's kind_id is an int, where its type is a string
     made anew on every read."""
-    language = _language()
-    return frozenset(kind for kind in range(language.node_kind_count)
-                     if language.node_kind_for_id(kind) in _WALKED_TYPES)
+    return kind_ids(*_WALKED_TYPES)
 
 
 def _walked_captures_of_all(root) -> dict:
