@@ -379,6 +379,11 @@ class Memo:
         self.entries: dict = {}
         self.names: dict = {}        # id(what) -> (what, varying names read or None, as many _ABSENTs,
                                      #              whether it reads blockIdx)
+        # what `BlockRun.evaluate` found failing, shared by the blocks, which have the same names
+        # bound (blockIdx differs in value only): id(expression) -> (it, {names missing when it
+        # failed}), and id(expression) -> it for those that can never be evaluated
+        self.unbound: dict = {}
+        self.hopeless: dict = {}
 
     def recall(self, what, env: dict, block, compute, *args, also=None):
         """`compute(*args)`, the value of `what` (an expression, a loop or a tuple of conditions:
@@ -524,6 +529,25 @@ def _names_read_by(node) -> frozenset:
     return frozenset(names)
 
 
+def _certain(unknown: tuple) -> bool:
+    """Whether an access under these conditions not evaluated is certain to execute: none of them
+    reads memory (a flag or a ticket may decide it). (A loop, not any() over a generator: a
+    generator left unfinished is closed by raising GeneratorExit in it, which costs more than the
+    rest of the question.)"""
+    for condition in unknown:
+        if condition.expr.has_load():
+            return False
+    return True
+
+
+def _any_writes(instances) -> bool:
+    """Whether one of the instances writes (a loop for the reason `_certain` gives)."""
+    for instance in instances:
+        if instance.writes:
+            return True
+    return False
+
+
 def _walk_key(event: Event) -> tuple:
     """What `walk` shares the threads reaching a statement under: its conditions' identities."""
     return event.condition_key
@@ -581,8 +605,7 @@ def _screenable(entry) -> bool:
     """Whether a batch plan's entry is an access the race checks compare: its address known and, in
     global memory, not under a condition that reads memory."""
     event, addresses, _, unknown, _ = entry
-    return event.plain_access and addresses is not None and (event.record.space == "shared" or not unknown or
-                                      not any(c.expr.has_load() for c in unknown))
+    return event.plain_access and addresses is not None and (event.record.space == "shared" or _certain(unknown))
 _NOTHING = frozenset()
 _INT64 = np.dtype(np.int64)
 
@@ -885,9 +908,9 @@ class BlockRun:
         self.steps = 0
         self.memo = memo if memo is not None else Memo(varying_names(tree))
         self.block = tuple(env.get(f"blockIdx.{axis}") for axis in "xyz")
-        self.unbound: dict = {}           # id(expression) -> (it, {names missing when it failed}), see `evaluate`
+        self.unbound = self.memo.unbound  # what failed to evaluate, for every block (see `evaluate`)
         self.node_kinds: dict = {}        # see batched_trips.values_for_trips
-        self.hopeless: dict = {}          # id(expression) -> it, for those that can never be evaluated here
+        self.hopeless = self.memo.hopeless
         self.mask_checks: dict = {}       # id(intrinsic record) -> its last `mask_problem`
         self.ahead_memo: Memo | None = None   # the memo of `run_nest_batched`'s look-ahead
         self.unshared = _NOTHING          # (memory, array) pairs the next interval closed is known not to
@@ -1519,7 +1542,8 @@ class BlockRun:
         """`per_thread`, except that an expression which failed because a name it reaches has no
         value is not evaluated again while the same of its names are missing: which nodes an
         evaluation reaches depends on which names are bound, not on their values, so it fails again
-        (a condition on an unbound size in a loop would otherwise raise once per iteration)."""
+        (a condition on an unbound size in a loop would otherwise raise once per iteration, and once
+        more in every block: the record is the memo's, which all blocks share)."""
         if not isinstance(expr, sx.Expr) or expr.has_load():
             return per_thread(expr, env, self.space.size)
         failed = self.unbound.get(id(expr))
@@ -1617,7 +1641,7 @@ class BlockRun:
             addresses = np.asarray(addresses, dtype=np.int64)    # (an int64 array already is itself)
         if event.read_only:
             return
-        certain = not unknown or not any(c.expr.has_load() for c in unknown)
+        certain = _certain(unknown)
         instance = Instance(access, addresses, mask, self.epochs, certain, self.tile_epochs, self.tile_width,
                             self.found.footprints)
         self.interval.append(instance)
@@ -1842,7 +1866,7 @@ def races_within(instances: list[Instance], space: ThreadSpace, memory: str = "s
     chosen = (i for i in instances if i.access.space == memory and i.addresses is not None
               and (memory == "shared" or i.certain))
     for group in _by_array(chosen):
-        if not any(i.writes for i in group) or group[0].access.array in unshared or not _shared_by_threads(group):
+        if not _any_writes(group) or group[0].access.array in unshared or not _shared_by_threads(group):
             continue
         table = _touches(group, space)
         racy = _racy_words(table)
@@ -1879,9 +1903,9 @@ def _hazard_across(before: list[Instance], after: list[Instance], space: ThreadS
     for group in _by_array(i for i in before if i.access.array in arrays_after):
         later = [i for i in after if i.access.array == group[0].access.array]
         both = group + later
-        if not any(i.writes for i in both):
+        if not _any_writes(both):
             continue
-        if any(i.addresses is None for i in both):
+        if _any_unknown_address(both):
             return True     # cannot rule it out
         granule = _granule(both)
         footprints = _touching(both, granule)
@@ -1899,7 +1923,16 @@ def _hazard_across(before: list[Instance], after: list[Instance], space: ThreadS
         if atomic.any():
             load = kinds == LOAD
             pairs += [lambda: (atomic & ~side, load & side), lambda: (load & ~side, atomic & side)]
-        if any(meet(*pair()) for pair in pairs):
+        for pair in pairs:
+            if meet(*pair()):
+                return True
+    return False
+
+
+def _any_unknown_address(instances) -> bool:
+    """Whether one of the instances has an unknown address (a loop for the reason `_certain` gives)."""
+    for instance in instances:
+        if instance.addresses is None:
             return True
     return False
 
@@ -2501,7 +2534,10 @@ def _has_synchronization(kernel) -> bool:
 
 def _may_share_global(kernel) -> bool:
     """A global store: threads (of one block or of different blocks) may meet at its address."""
-    return any(a.space == "global" and a.op == "store" for a in kernel.accesses)
+    for access in kernel.accesses:     # (a loop for the reason `_certain` gives)
+        if access.space == "global" and access.op == "store":
+            return True
+    return False
 
 
 def _blocks_without_grid(axes: set) -> list:
