@@ -52,6 +52,14 @@ from kernelscope.identity_cache import IdentityCache
 from kernelscope.model import FENCES, Loop
 from kernelscope.records import record
 
+# np.count_nonzero(a) without an axis is this C function behind two Python layers (the array-function
+# dispatch and the axis check), which cost more than counting a block's flags: the executor asks it
+# at every access, barrier and loop iteration.
+try:    # numpy >= 2
+    from numpy._core.multiarray import count_nonzero as _count_nonzero
+except ImportError:     # numpy 1.x
+    from numpy.core.multiarray import count_nonzero as _count_nonzero
+
 BLOCK_BARRIERS = frozenset({"syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or", "cg_sync"})
 GRID_BARRIER = "grid_sync"
 # atomics whose old values are distinct slots: (name, sign of the value operand)
@@ -580,8 +588,8 @@ def _reaches_all(reached: np.ndarray, live: np.ndarray, everyone: np.ndarray) ->
     if reached is live:
         return True
     if live is everyone:
-        return np.count_nonzero(reached) == reached.size
-    return not np.count_nonzero(live & ~reached)
+        return _count_nonzero(reached) == reached.size
+    return not _count_nonzero(live & ~reached)
 
 
 def _address_key(event: Event) -> int:
@@ -657,7 +665,7 @@ class Instance:
             cache = self._footprints = {}
         entry = cache.get(granule)
         if entry is None:
-            full = np.count_nonzero(self.mask) == self.mask.size
+            full = _count_nonzero(self.mask) == self.mask.size
             pieces = _pieces(self.access, granule)
             if self.shared is not None:
                 entry = self.shared.find(self.addresses, self.mask, full, granule, pieces)
@@ -760,7 +768,7 @@ def _entries(instances: list, granule: int) -> list:
     if len(missing) > 1:
         by_pieces: dict = {}    # pieces -> {id(addresses): [instances]}
         for instance in missing:
-            if np.count_nonzero(instance.mask) != instance.mask.size:
+            if _count_nonzero(instance.mask) != instance.mask.size:
                 continue
             pieces = _pieces(instance.access, granule)
             if instance.shared is not None:
@@ -961,7 +969,7 @@ class BlockRun:
             _, unknown, _, reached, reaches = entry
             if node.plain_access:
                 if reaches is None:
-                    reaches = bool(np.count_nonzero(reached))
+                    reaches = bool(_count_nonzero(reached))
                     masks[key] = entry[:4] + (reaches,)
                 if reaches:
                     self.record_access(node, reached, unknown, addresses)
@@ -1319,7 +1327,7 @@ class BlockRun:
         """Whether some live thread under `loop_mask` skips an iteration that the `active` threads
         run, or an enclosing loop's iteration was already partial (`walk`'s loop_partial)."""
         return loop_partial or (active is not self.everyone and
-                                bool(np.count_nonzero(loop_mask & self.alive & ~active)))
+                                bool(_count_nonzero(loop_mask & self.alive & ~active)))
 
     def batched_plan(self, node: LoopNode, env, forgotten: frozenset, trips: list, loop_mask) -> list:
         """Per access of the body that may be recorded, and per block barrier: (event, addresses
@@ -1574,13 +1582,13 @@ class BlockRun:
             if record.kind in BLOCK_BARRIERS or record.kind == GRID_BARRIER:
                 self.block_barrier(step, record)
             elif record.kind == "syncwarp":
-                if np.count_nonzero(step.mask):
+                if _count_nonzero(step.mask):
                     self.check_mask(step, record, "__syncwarp", record.mask)
                 self.epochs = self.epochs + step.mask   # a new array: instances keep the old one
             elif record.kind == "tile_sync":
                 # a warp tile's barrier: every lane of the tile must arrive; it orders them as
                 # __syncwarp does (tiles narrower than a warp are ordered as their whole warp)
-                if np.count_nonzero(step.mask):
+                if _count_nonzero(step.mask):
                     reason = self.divergence_reason(step, self.alive, step.mask)
                     if reason:
                         self.found.divergent.setdefault((record.line, record.column),
@@ -1602,7 +1610,7 @@ class BlockRun:
     def access(self, step: Step, access) -> None:
         """An atomic (plain loads and stores are handled by `walk`)."""
         self.atomic(step, access)
-        if not np.count_nonzero(step.mask):
+        if not _count_nonzero(step.mask):
             return
         addresses = self.per_thread(access.address, step.env) if self.address_trusted(step.event) else None
         self.record_access(step.event, step.mask, step.unknown, addresses)
@@ -1669,7 +1677,7 @@ class BlockRun:
     def block_barrier(self, step: Step, barrier) -> None:
         live = self.alive
         reached = step.mask
-        if not np.count_nonzero(reached):     # (cheaper than reached.any(), a reduction)
+        if not _count_nonzero(reached):     # (cheaper than reached.any(), a reduction)
             return
         reason = self.divergence_reason(step, live, reached)
         if reason:
@@ -1704,7 +1712,7 @@ class BlockRun:
         if record.kind == "tile_sync" and \
                 not self.splits_a_group(live, reached, self.space.linear // self.tile_size(step, record)):
             return None     # whole tiles may skip their own sync()
-        missing = int(np.count_nonzero(live & ~reached))
+        missing = int(_count_nonzero(live & ~reached))
         if step.loop_partial:
             return f"{missing} of {int(live.sum())} threads skip it: the enclosing loop runs a " \
                    "thread-dependent number of iterations"
@@ -1729,13 +1737,13 @@ class BlockRun:
         if symbolic:
             self.exited.append((record, 0, True))
             return
-        count = int(np.count_nonzero(leaving))
+        count = int(_count_nonzero(leaving))
         if count and np.any(self.alive & ~leaving):
             self.exited.append((record, count, False))
         self.alive = self.alive & ~leaving
 
     def atomic(self, step: Step, access) -> None:
-        if not np.count_nonzero(step.mask):
+        if not _count_nonzero(step.mask):
             return
         addresses = per_thread(access.address, step.env, self.space.size)
         if addresses is None:
@@ -1965,11 +1973,11 @@ def _two_threads_on_a_word(words: np.ndarray, threads: np.ndarray) -> bool:
         order = np.argsort(words)
         words, threads = words[order], threads[order]
         # within a run of equal words, two different threads are adjacent somewhere
-        return bool(np.count_nonzero((words[1:] == words[:-1]) & (threads[1:] != threads[:-1])))
+        return bool(_count_nonzero((words[1:] == words[:-1]) & (threads[1:] != threads[:-1])))
     slots, span = dense
     owner = np.empty(span, dtype=threads.dtype)
     owner[slots] = threads
-    return bool(np.count_nonzero(owner[slots] != threads))
+    return bool(_count_nonzero(owner[slots] != threads))
 
 
 def _rising_words(footprint: tuple) -> bool:
@@ -1979,7 +1987,7 @@ def _rising_words(footprint: tuple) -> bool:
 
 def _rising(words: np.ndarray) -> bool:
     """Whether the words rise strictly, so that none is touched twice."""
-    return not np.count_nonzero(words[1:] <= words[:-1])
+    return not _count_nonzero(words[1:] <= words[:-1])
 
 
 def _meeting(words: np.ndarray, threads: np.ndarray):
@@ -1998,7 +2006,7 @@ def _meeting(words: np.ndarray, threads: np.ndarray):
         in_y = np.zeros(span, dtype=bool)
         in_y[slots[y]] = True
         rows = (x | y) & (in_x & in_y)[slots]
-        if not np.count_nonzero(rows):
+        if not _count_nonzero(rows):
             return False
         return _two_threads_on_a_word(slots[rows], threads[rows])
 
@@ -2226,7 +2234,7 @@ def _block_pair_races(footprints: list, blocks: list, pairs_cap: int = 4096) -> 
                 if compared is None:
                     compared = compared_for[ids] = _compared_pairs([a for a, _ in firsts], [a for a, _ in seconds],
                                                                    uniform)
-                count = int(np.count_nonzero(compared))
+                count = int(_count_nonzero(compared))
                 if not count:
                     continue
                 room = pairs_cap - checked
@@ -2295,7 +2303,7 @@ def _compared_pairs(firsts: list, seconds: list, uniform: dict) -> np.ndarray:
 
 def _distinct(words: np.ndarray) -> np.ndarray:
     """np.unique(words), without its sort when they already rise strictly (a coalesced access)."""
-    if words.size < 2 or np.count_nonzero(words[1:] <= words[:-1]):
+    if words.size < 2 or _count_nonzero(words[1:] <= words[:-1]):
         return np.unique(words)
     return words
 
@@ -2375,7 +2383,7 @@ def _most_lanes_on_one_address(addresses: np.ndarray, mask: np.ndarray, space: T
         active = mask.nonzero()[0]
         warp = space.warp[active]
         crowded = np.bincount(warp, minlength=space.warps)[warp] >= 2
-        if not np.count_nonzero(crowded):
+        if not _count_nonzero(crowded):
             return 0
         warp, on = warp[crowded], addresses[active[crowded]]
         order = np.lexsort((on, warp))
@@ -2385,7 +2393,7 @@ def _most_lanes_on_one_address(addresses: np.ndarray, mask: np.ndarray, space: T
     worst = 0
     for warp in range(space.warps):
         lanes = mask & (space.warp == warp)
-        if np.count_nonzero(lanes) < 2:
+        if _count_nonzero(lanes) < 2:
             continue
         _, counts = np.unique(addresses[lanes], return_counts=True)
         worst = max(worst, int(counts.max()))
