@@ -52,6 +52,14 @@ from kernelscope.identity_cache import IdentityCache
 from kernelscope.model import FENCES, Loop
 from kernelscope.records import record
 
+# np.count_nonzero(a) without an axis is this C function behind two Python layers (the array-function
+# dispatch and the axis check), which cost more than counting a block's flags: the executor asks it
+# at every access, barrier and loop iteration.
+try:    # numpy >= 2
+    from numpy._core.multiarray import count_nonzero as _count_nonzero
+except ImportError:     # numpy 1.x
+    from numpy.core.multiarray import count_nonzero as _count_nonzero
+
 BLOCK_BARRIERS = frozenset({"syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or", "cg_sync"})
 GRID_BARRIER = "grid_sync"
 # atomics whose old values are distinct slots: (name, sign of the value operand)
@@ -379,6 +387,11 @@ class Memo:
         self.entries: dict = {}
         self.names: dict = {}        # id(what) -> (what, varying names read or None, as many _ABSENTs,
                                      #              whether it reads blockIdx)
+        # what `BlockRun.evaluate` found failing, shared by the blocks, which have the same names
+        # bound (blockIdx differs in value only): id(expression) -> (it, {names missing when it
+        # failed}), and id(expression) -> it for those that can never be evaluated
+        self.unbound: dict = {}
+        self.hopeless: dict = {}
 
     def recall(self, what, env: dict, block, compute, *args, also=None):
         """`compute(*args)`, the value of `what` (an expression, a loop or a tuple of conditions:
@@ -524,6 +537,25 @@ def _names_read_by(node) -> frozenset:
     return frozenset(names)
 
 
+def _certain(unknown: tuple) -> bool:
+    """Whether an access under these conditions not evaluated is certain to execute: none of them
+    reads memory (a flag or a ticket may decide it). (A loop, not any() over a generator: a
+    generator left unfinished is closed by raising GeneratorExit in it, which costs more than the
+    rest of the question.)"""
+    for condition in unknown:
+        if condition.expr.has_load():
+            return False
+    return True
+
+
+def _any_writes(instances) -> bool:
+    """Whether one of the instances writes (a loop for the reason `_certain` gives)."""
+    for instance in instances:
+        if instance.writes:
+            return True
+    return False
+
+
 def _walk_key(event: Event) -> tuple:
     """What `walk` shares the threads reaching a statement under: its conditions' identities."""
     return event.condition_key
@@ -556,8 +588,8 @@ def _reaches_all(reached: np.ndarray, live: np.ndarray, everyone: np.ndarray) ->
     if reached is live:
         return True
     if live is everyone:
-        return np.count_nonzero(reached) == reached.size
-    return not np.count_nonzero(live & ~reached)
+        return _count_nonzero(reached) == reached.size
+    return not _count_nonzero(live & ~reached)
 
 
 def _address_key(event: Event) -> int:
@@ -581,8 +613,7 @@ def _screenable(entry) -> bool:
     """Whether a batch plan's entry is an access the race checks compare: its address known and, in
     global memory, not under a condition that reads memory."""
     event, addresses, _, unknown, _ = entry
-    return event.plain_access and addresses is not None and (event.record.space == "shared" or not unknown or
-                                      not any(c.expr.has_load() for c in unknown))
+    return event.plain_access and addresses is not None and (event.record.space == "shared" or _certain(unknown))
 _NOTHING = frozenset()
 _INT64 = np.dtype(np.int64)
 
@@ -634,7 +665,7 @@ class Instance:
             cache = self._footprints = {}
         entry = cache.get(granule)
         if entry is None:
-            full = np.count_nonzero(self.mask) == self.mask.size
+            full = _count_nonzero(self.mask) == self.mask.size
             pieces = _pieces(self.access, granule)
             if self.shared is not None:
                 entry = self.shared.find(self.addresses, self.mask, full, granule, pieces)
@@ -737,7 +768,7 @@ def _entries(instances: list, granule: int) -> list:
     if len(missing) > 1:
         by_pieces: dict = {}    # pieces -> {id(addresses): [instances]}
         for instance in missing:
-            if np.count_nonzero(instance.mask) != instance.mask.size:
+            if _count_nonzero(instance.mask) != instance.mask.size:
                 continue
             pieces = _pieces(instance.access, granule)
             if instance.shared is not None:
@@ -885,9 +916,9 @@ class BlockRun:
         self.steps = 0
         self.memo = memo if memo is not None else Memo(varying_names(tree))
         self.block = tuple(env.get(f"blockIdx.{axis}") for axis in "xyz")
-        self.unbound: dict = {}           # id(expression) -> (it, {names missing when it failed}), see `evaluate`
+        self.unbound = self.memo.unbound  # what failed to evaluate, for every block (see `evaluate`)
         self.node_kinds: dict = {}        # see batched_trips.values_for_trips
-        self.hopeless: dict = {}          # id(expression) -> it, for those that can never be evaluated here
+        self.hopeless = self.memo.hopeless
         self.mask_checks: dict = {}       # id(intrinsic record) -> its last `mask_problem`
         self.ahead_memo: Memo | None = None   # the memo of `run_nest_batched`'s look-ahead
         self.unshared = _NOTHING          # (memory, array) pairs the next interval closed is known not to
@@ -938,7 +969,7 @@ class BlockRun:
             _, unknown, _, reached, reaches = entry
             if node.plain_access:
                 if reaches is None:
-                    reaches = bool(np.count_nonzero(reached))
+                    reaches = bool(_count_nonzero(reached))
                     masks[key] = entry[:4] + (reaches,)
                 if reaches:
                     self.record_access(node, reached, unknown, addresses)
@@ -1296,7 +1327,7 @@ class BlockRun:
         """Whether some live thread under `loop_mask` skips an iteration that the `active` threads
         run, or an enclosing loop's iteration was already partial (`walk`'s loop_partial)."""
         return loop_partial or (active is not self.everyone and
-                                bool(np.count_nonzero(loop_mask & self.alive & ~active)))
+                                bool(_count_nonzero(loop_mask & self.alive & ~active)))
 
     def batched_plan(self, node: LoopNode, env, forgotten: frozenset, trips: list, loop_mask) -> list:
         """Per access of the body that may be recorded, and per block barrier: (event, addresses
@@ -1519,7 +1550,8 @@ class BlockRun:
         """`per_thread`, except that an expression which failed because a name it reaches has no
         value is not evaluated again while the same of its names are missing: which nodes an
         evaluation reaches depends on which names are bound, not on their values, so it fails again
-        (a condition on an unbound size in a loop would otherwise raise once per iteration)."""
+        (a condition on an unbound size in a loop would otherwise raise once per iteration, and once
+        more in every block: the record is the memo's, which all blocks share)."""
         if not isinstance(expr, sx.Expr) or expr.has_load():
             return per_thread(expr, env, self.space.size)
         failed = self.unbound.get(id(expr))
@@ -1550,13 +1582,13 @@ class BlockRun:
             if record.kind in BLOCK_BARRIERS or record.kind == GRID_BARRIER:
                 self.block_barrier(step, record)
             elif record.kind == "syncwarp":
-                if np.count_nonzero(step.mask):
+                if _count_nonzero(step.mask):
                     self.check_mask(step, record, "__syncwarp", record.mask)
                 self.epochs = self.epochs + step.mask   # a new array: instances keep the old one
             elif record.kind == "tile_sync":
                 # a warp tile's barrier: every lane of the tile must arrive; it orders them as
                 # __syncwarp does (tiles narrower than a warp are ordered as their whole warp)
-                if np.count_nonzero(step.mask):
+                if _count_nonzero(step.mask):
                     reason = self.divergence_reason(step, self.alive, step.mask)
                     if reason:
                         self.found.divergent.setdefault((record.line, record.column),
@@ -1578,7 +1610,7 @@ class BlockRun:
     def access(self, step: Step, access) -> None:
         """An atomic (plain loads and stores are handled by `walk`)."""
         self.atomic(step, access)
-        if not np.count_nonzero(step.mask):
+        if not _count_nonzero(step.mask):
             return
         addresses = self.per_thread(access.address, step.env) if self.address_trusted(step.event) else None
         self.record_access(step.event, step.mask, step.unknown, addresses)
@@ -1617,7 +1649,7 @@ class BlockRun:
             addresses = np.asarray(addresses, dtype=np.int64)    # (an int64 array already is itself)
         if event.read_only:
             return
-        certain = not unknown or not any(c.expr.has_load() for c in unknown)
+        certain = _certain(unknown)
         instance = Instance(access, addresses, mask, self.epochs, certain, self.tile_epochs, self.tile_width,
                             self.found.footprints)
         self.interval.append(instance)
@@ -1645,7 +1677,7 @@ class BlockRun:
     def block_barrier(self, step: Step, barrier) -> None:
         live = self.alive
         reached = step.mask
-        if not np.count_nonzero(reached):     # (cheaper than reached.any(), a reduction)
+        if not _count_nonzero(reached):     # (cheaper than reached.any(), a reduction)
             return
         reason = self.divergence_reason(step, live, reached)
         if reason:
@@ -1680,7 +1712,7 @@ class BlockRun:
         if record.kind == "tile_sync" and \
                 not self.splits_a_group(live, reached, self.space.linear // self.tile_size(step, record)):
             return None     # whole tiles may skip their own sync()
-        missing = int(np.count_nonzero(live & ~reached))
+        missing = int(_count_nonzero(live & ~reached))
         if step.loop_partial:
             return f"{missing} of {int(live.sum())} threads skip it: the enclosing loop runs a " \
                    "thread-dependent number of iterations"
@@ -1705,13 +1737,13 @@ class BlockRun:
         if symbolic:
             self.exited.append((record, 0, True))
             return
-        count = int(np.count_nonzero(leaving))
+        count = int(_count_nonzero(leaving))
         if count and np.any(self.alive & ~leaving):
             self.exited.append((record, count, False))
         self.alive = self.alive & ~leaving
 
     def atomic(self, step: Step, access) -> None:
-        if not np.count_nonzero(step.mask):
+        if not _count_nonzero(step.mask):
             return
         addresses = per_thread(access.address, step.env, self.space.size)
         if addresses is None:
@@ -1842,7 +1874,7 @@ def races_within(instances: list[Instance], space: ThreadSpace, memory: str = "s
     chosen = (i for i in instances if i.access.space == memory and i.addresses is not None
               and (memory == "shared" or i.certain))
     for group in _by_array(chosen):
-        if not any(i.writes for i in group) or group[0].access.array in unshared or not _shared_by_threads(group):
+        if not _any_writes(group) or group[0].access.array in unshared or not _shared_by_threads(group):
             continue
         table = _touches(group, space)
         racy = _racy_words(table)
@@ -1879,9 +1911,9 @@ def _hazard_across(before: list[Instance], after: list[Instance], space: ThreadS
     for group in _by_array(i for i in before if i.access.array in arrays_after):
         later = [i for i in after if i.access.array == group[0].access.array]
         both = group + later
-        if not any(i.writes for i in both):
+        if not _any_writes(both):
             continue
-        if any(i.addresses is None for i in both):
+        if _any_unknown_address(both):
             return True     # cannot rule it out
         granule = _granule(both)
         footprints = _touching(both, granule)
@@ -1899,7 +1931,16 @@ def _hazard_across(before: list[Instance], after: list[Instance], space: ThreadS
         if atomic.any():
             load = kinds == LOAD
             pairs += [lambda: (atomic & ~side, load & side), lambda: (load & ~side, atomic & side)]
-        if any(meet(*pair()) for pair in pairs):
+        for pair in pairs:
+            if meet(*pair()):
+                return True
+    return False
+
+
+def _any_unknown_address(instances) -> bool:
+    """Whether one of the instances has an unknown address (a loop for the reason `_certain` gives)."""
+    for instance in instances:
+        if instance.addresses is None:
             return True
     return False
 
@@ -1932,11 +1973,11 @@ def _two_threads_on_a_word(words: np.ndarray, threads: np.ndarray) -> bool:
         order = np.argsort(words)
         words, threads = words[order], threads[order]
         # within a run of equal words, two different threads are adjacent somewhere
-        return bool(np.count_nonzero((words[1:] == words[:-1]) & (threads[1:] != threads[:-1])))
+        return bool(_count_nonzero((words[1:] == words[:-1]) & (threads[1:] != threads[:-1])))
     slots, span = dense
     owner = np.empty(span, dtype=threads.dtype)
     owner[slots] = threads
-    return bool(np.count_nonzero(owner[slots] != threads))
+    return bool(_count_nonzero(owner[slots] != threads))
 
 
 def _rising_words(footprint: tuple) -> bool:
@@ -1946,7 +1987,7 @@ def _rising_words(footprint: tuple) -> bool:
 
 def _rising(words: np.ndarray) -> bool:
     """Whether the words rise strictly, so that none is touched twice."""
-    return not np.count_nonzero(words[1:] <= words[:-1])
+    return not _count_nonzero(words[1:] <= words[:-1])
 
 
 def _meeting(words: np.ndarray, threads: np.ndarray):
@@ -1965,7 +2006,7 @@ def _meeting(words: np.ndarray, threads: np.ndarray):
         in_y = np.zeros(span, dtype=bool)
         in_y[slots[y]] = True
         rows = (x | y) & (in_x & in_y)[slots]
-        if not np.count_nonzero(rows):
+        if not _count_nonzero(rows):
             return False
         return _two_threads_on_a_word(slots[rows], threads[rows])
 
@@ -2193,7 +2234,7 @@ def _block_pair_races(footprints: list, blocks: list, pairs_cap: int = 4096) -> 
                 if compared is None:
                     compared = compared_for[ids] = _compared_pairs([a for a, _ in firsts], [a for a, _ in seconds],
                                                                    uniform)
-                count = int(np.count_nonzero(compared))
+                count = int(_count_nonzero(compared))
                 if not count:
                     continue
                 room = pairs_cap - checked
@@ -2262,7 +2303,7 @@ def _compared_pairs(firsts: list, seconds: list, uniform: dict) -> np.ndarray:
 
 def _distinct(words: np.ndarray) -> np.ndarray:
     """np.unique(words), without its sort when they already rise strictly (a coalesced access)."""
-    if words.size < 2 or np.count_nonzero(words[1:] <= words[:-1]):
+    if words.size < 2 or _count_nonzero(words[1:] <= words[:-1]):
         return np.unique(words)
     return words
 
@@ -2342,7 +2383,7 @@ def _most_lanes_on_one_address(addresses: np.ndarray, mask: np.ndarray, space: T
         active = mask.nonzero()[0]
         warp = space.warp[active]
         crowded = np.bincount(warp, minlength=space.warps)[warp] >= 2
-        if not np.count_nonzero(crowded):
+        if not _count_nonzero(crowded):
             return 0
         warp, on = warp[crowded], addresses[active[crowded]]
         order = np.lexsort((on, warp))
@@ -2352,7 +2393,7 @@ def _most_lanes_on_one_address(addresses: np.ndarray, mask: np.ndarray, space: T
     worst = 0
     for warp in range(space.warps):
         lanes = mask & (space.warp == warp)
-        if np.count_nonzero(lanes) < 2:
+        if _count_nonzero(lanes) < 2:
             continue
         _, counts = np.unique(addresses[lanes], return_counts=True)
         worst = max(worst, int(counts.max()))
@@ -2501,7 +2542,10 @@ def _has_synchronization(kernel) -> bool:
 
 def _may_share_global(kernel) -> bool:
     """A global store: threads (of one block or of different blocks) may meet at its address."""
-    return any(a.space == "global" and a.op == "store" for a in kernel.accesses)
+    for access in kernel.accesses:     # (a loop for the reason `_certain` gives)
+        if access.space == "global" and access.op == "store":
+            return True
+    return False
 
 
 def _blocks_without_grid(axes: set) -> list:
