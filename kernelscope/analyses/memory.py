@@ -128,10 +128,9 @@ def analyze(kernel, block: BlockShape, bindings: dict | None = None, grid=None,
         weights = ExecWeights(thread_env(block, grid, dict(bindings or {})), slots, active_slots(block))
     lanes = weights.lanes
     result = MemoryResult()
-    layouts = _Layouts()
     masks = _MaskBytes(lanes)
     for access in kernel.accesses:
-        result.accesses.append(_access(access, lanes, *masks(access.context.conditions), weights, layouts))
+        result.accesses.append(_access(access, lanes, *masks(access.context.conditions), weights))
     for branch in kernel.branches:
         # (the mask first, as always: a first judgement of a guard leaves its verdict on the node)
         result.branches.append(_branch(branch, lanes, masks(branch.context.conditions)[1]))
@@ -155,19 +154,12 @@ class _MaskBytes:
         return entry
 
 
-class _Layouts:
-    """Pattern and cost of one address vector under one mask. Accesses often share both (`x[i]` and
-    `y[i]`, the load and the store of `s[t] += ...`, and the same indexing in many kernels of a
-    file): each distinct case is counted once in a process (the answer depends on the values only)."""
-
-    def __call__(self, addresses: np.ndarray, active: bytes, elem: int, shared: bool, symbolic_stride):
-        """(stride_bytes, pattern, wavefronts or sectors per request, conflict-free count); `active`:
-        the mask's bytes."""
-        return _layout(addresses.tobytes(), active, elem, shared, symbolic_stride)
-
-
 @lru_cache(maxsize=4096)
 def _layout(addresses: bytes, active: bytes, elem: int, shared: bool, symbolic_stride):
+    """(stride_bytes, pattern, wavefronts or sectors per request, conflict-free count) of one address
+    vector under one mask, both as bytes. Accesses often share both (`x[i]` and `y[i]`, the load and
+    the store of `s[t] += ...`, and the same indexing in many kernels of a file): each distinct case
+    is counted once in a process (the answer depends on the values only)."""
     addresses = np.frombuffer(addresses, dtype=np.int64)
     active = np.frombuffer(active, dtype=bool)
     stride, pattern = _pattern(addresses, active, elem, symbolic_stride)
@@ -175,8 +167,7 @@ def _layout(addresses: bytes, active: bytes, elem: int, shared: bool, symbolic_s
     return stride, pattern, cost, ideal
 
 
-def _access(access, lanes: Lanes, active: np.ndarray, active_bytes: bytes, weights: ExecWeights,
-            layouts: _Layouts) -> AccessResult:
+def _access(access, lanes: Lanes, active: np.ndarray, active_bytes: bytes, weights: ExecWeights) -> AccessResult:
     numeric_weight, symbolic_weight = weights.weight(access.weight_context)
     result = AccessResult(access.line, access.column, access.text, access.array, access.space, access.op,
                           access.elem_bytes, "unknown", None, in_function=access.in_function,
@@ -188,18 +179,20 @@ def _access(access, lanes: Lanes, active: np.ndarray, active_bytes: bytes, weigh
     free = sx.free_names(access.address)
     try:
         addresses = lanes.values(access.address)
+        address_bytes = lanes.as_bytes(addresses)
     except sx.Indirect:
         addresses = _with_warp_uniform_loads(access.address, bind_missing(env, free, PLACEHOLDER), slots, active)
         if addresses is None:
             return _indirect(result, lanes_per_warp, issuing)
         result.note = "address reads data that is the same across each warp (e.g. a row index): modelled per warp"
+        address_bytes = addresses.tobytes()
     except UNEVALUABLE as exc:
         result.note = f"address not evaluable: {exc}"
         return result
     symbolic_stride = _symbolic_stride(access, lanes, addresses, [n for n in free if n not in env])
     shared = access.space == "shared"
-    result.stride_bytes, result.pattern, cost, ideal = layouts(addresses, active_bytes, access.elem_bytes, shared,
-                                                               symbolic_stride)
+    result.stride_bytes, result.pattern, cost, ideal = _layout(address_bytes, active_bytes, access.elem_bytes, shared,
+                                                                symbolic_stride)
     if shared:
         result.wavefronts_per_request = cost
         result.bank_ways = cost / ideal if ideal else None
@@ -415,7 +408,7 @@ def _branch(branch, lanes: Lanes, active_bytes: bytes) -> BranchResult:
     values = lanes.condition(expr)
     if values is None:
         return BranchResult(branch.line, branch.column, branch.kind, None, None, None, in_loop)
-    share, fraction = _split(values.tobytes(), active_bytes)
+    share, fraction = _split(lanes.as_bytes(values), active_bytes)
     return BranchResult(branch.line, branch.column, branch.kind, fraction > 0, share, fraction, in_loop)
 
 

@@ -326,7 +326,7 @@ class Lanes:
         mask = self._masks.get(key)
         if mask is None:
             mask = self._known(conditions, key)
-            if not mask.any() and any(name not in self.env for c in conditions for name in sx.free_names(c.expr)):
+            if not np.count_nonzero(mask) and any(name not in self.env for c in conditions for name in sx.free_names(c.expr)):
                 # see condition_mask: undecided when only the stand-ins make every thread fail
                 mask = self.mask([c for c in conditions if all(n in self.env for n in sx.free_names(c.expr))])
             self._masks[key] = mask
@@ -373,8 +373,8 @@ class Lanes:
                 truth = within.condition(expr)
             if truth is not None:
                 mask &= ~truth if condition.negated else truth
-        if not mask.any() and any(name not in env for c in conditions for name in sx.free_names(c.expr)):
-            # see condition_mask
+        if not np.count_nonzero(mask) and any(name not in env for c in conditions for name in sx.free_names(c.expr)):
+            # see condition_mask (count_nonzero: mask.any() without its Python layers)
             return self.mask_in([c for c in conditions if all(n in env for n in sx.free_names(c.expr))], env, changed)
         return mask
 
@@ -414,6 +414,16 @@ class Lanes:
             mask = self._active[key] = self.active & self.mask(conditions)
         return mask
 
+    def as_bytes(self, values: np.ndarray) -> bytes:
+        """values.tobytes() for an array this Lanes returned (a value or a truth), kept with the
+        environment's values: the memory analysis keys its per-layout answers by the bytes, and a
+        bytes object made once hashes once (an address vector is 8 bytes a slot)."""
+        kept = self._kept.bytes
+        entry = kept.get(id(values))
+        if entry is None or entry[0] is not values:
+            entry = kept[id(values)] = (values, values.tobytes())
+        return entry[1]
+
 
 class _Kept:
     """Values kept for one environment (see Lanes), with the arrays of that environment held so
@@ -425,12 +435,14 @@ class _Kept:
         self.values = {PLACEHOLDER: {}, PLACEHOLDER_ALT: {}}  # stand-in -> {structure key: array}
         self.truths: dict = {}   # structure key -> truth, for conditions over at most one unbound scalar
         self.judged: dict = {}   # structure key -> (truth, verdict) of others judged first here
+        self.bytes: dict = {}    # id(array) -> (array, its bytes), for Lanes.as_bytes
 
     def size(self) -> int:
         """Slots of the values kept (an upper bound: some are scalars)."""
         nodes, values = self.nodes, self.values
         return self.slots * (len(nodes[PLACEHOLDER]) + len(nodes[PLACEHOLDER_ALT]) + len(values[PLACEHOLDER])
-                             + len(values[PLACEHOLDER_ALT]) + len(self.truths) + len(self.judged))
+                             + len(values[PLACEHOLDER_ALT]) + len(self.truths) + len(self.judged)
+                             + len(self.bytes))
 
 
 # Bounds for a long-lived process (the reward service analyses one candidate after another)
