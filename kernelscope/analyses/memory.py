@@ -179,20 +179,21 @@ def _access(access, lanes: Lanes, active: np.ndarray, active_bytes: bytes, weigh
     free = sx.free_names(access.address)
     try:
         addresses = lanes.values(access.address)
-        address_bytes = lanes.as_bytes(addresses)
     except sx.Indirect:
-        addresses = _with_warp_uniform_loads(access.address, bind_missing(env, free, PLACEHOLDER), slots, active)
+        # the same for every access alike in an equal environment under the same mask
+        addresses = lanes.kept(
+            ("warp-uniform loads", sx.structure_key(access.address), active_bytes),
+            lambda: _with_warp_uniform_loads(access.address, bind_missing(env, free, PLACEHOLDER), slots, active))
         if addresses is None:
             return _indirect(result, lanes_per_warp, issuing)
         result.note = "address reads data that is the same across each warp (e.g. a row index): modelled per warp"
-        address_bytes = addresses.tobytes()
     except UNEVALUABLE as exc:
         result.note = f"address not evaluable: {exc}"
         return result
     symbolic_stride = _symbolic_stride(access, lanes, addresses, [n for n in free if n not in env])
     shared = access.space == "shared"
-    result.stride_bytes, result.pattern, cost, ideal = _layout(address_bytes, active_bytes, access.elem_bytes, shared,
-                                                                symbolic_stride)
+    result.stride_bytes, result.pattern, cost, ideal = _layout(lanes.as_bytes(addresses), active_bytes,
+                                                                access.elem_bytes, shared, symbolic_stride)
     if shared:
         result.wavefronts_per_request = cost
         result.bank_ways = cost / ideal if ideal else None
