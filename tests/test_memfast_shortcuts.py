@@ -1,0 +1,160 @@
+"""The memory and intensity analyses' shortcuts answer as their general paths do: ExecWeights'
+_active_share is _share(mask[active]) float for float; Lanes.mask_in, which ANDs without copying
+(and a negated guard as `mask > truth`), is condition_mask in the loop's environment; what Lanes
+keeps (an address's bytes, what a load raises, the warp-uniform stand-in addresses through
+Lanes.kept) gives the reports computed without keeping anything."""
+
+import json
+
+import numpy as np
+import pytest
+
+from kernelscope import analyze
+from kernelscope import symbolic as sx
+from kernelscope.analyses import memory, threads, trips
+from kernelscope.analyses.threads import BlockShape, Lanes, active_slots, thread_env
+from kernelscope.analyses.trips import ExecWeights
+from kernelscope.frontend.parse import parse_file
+
+# loop-variable guards, negated ones (else arms) among them, and indirect accesses, warp-uniform
+# (a row index per warp) or not, in blocks that fill their warps and blocks that do not
+GUARDED = """
+__global__ void guarded(float* a, const float* b, const int* idx, int n, int m) {
+    int t = threadIdx.x;
+    for (int i = 0; i < 8; i++) {
+        if (t + i < n) {
+            a[t] += b[t + i];
+        } else {
+            a[t] -= b[idx[t]];
+        }
+        for (int j = 0; j < 4; j++) {
+            if (t * j > m + i) a[t] *= 2.0f;
+            else a[t + j] += b[idx[t / 32] * 64 + (t % 32)];
+        }
+    }
+    if (t < m) a[idx[t / 32] * n + t % 32] = 1.0f;
+}
+"""
+
+BLOCKS = [(256,), (48,), (16, 3), (100,)]
+BINDINGS = [{}, {"n": 40, "m": 7}, {"n": 0, "m": 300}]
+
+
+@pytest.mark.parametrize("threads_in_block", [32, 48, 100, 256])
+def test_active_share_is_the_share_of_the_selection(threads_in_block):
+    block = BlockShape(threads_in_block)
+    weights = ExecWeights(thread_env(block), block.slots, active_slots(block))
+    rng = np.random.default_rng(threads_in_block)
+    for density in (0.0, 0.1, 0.5, 0.9, 1.0):
+        mask = rng.random(block.slots) < density
+        assert weights._active_share(mask) == trips._share(mask[weights.active])
+
+
+def test_active_share_with_no_active_slot():
+    block = BlockShape(32)
+    weights = ExecWeights(thread_env(block), block.slots, np.zeros(block.slots, dtype=bool))
+    mask = np.ones(block.slots, dtype=bool)
+    assert weights._active_share(mask) == trips._share(mask[weights.active]) == 0.0
+
+
+@pytest.mark.parametrize("block", BLOCKS, ids=str)
+@pytest.mark.parametrize("bindings", BINDINGS, ids=str)
+def test_mask_in_is_condition_mask_in_the_loop_environment(block, bindings, monkeypatch):
+    compared = []
+    original = Lanes.mask_in
+
+    def checked(self, conditions, env, changed):
+        mask = original(self, conditions, env, changed)
+        assert np.array_equal(mask, threads.condition_mask(conditions, env, self.slots))
+        compared.append(any(c.negated for c in conditions))
+        return mask
+
+    monkeypatch.setattr(Lanes, "mask_in", checked)
+    analyze.analyze_source(GUARDED, "x.cu", registers="estimate", bindings=bindings, block=block)
+    assert compared and any(compared)      # negated guards were met
+
+
+def _report(text: str, block, bindings) -> str:
+    result = analyze.analyze_source(text, "x.cu", registers="estimate", bindings=bindings, block=block)
+    return json.dumps([k.to_json() for k in result.kernels], sort_keys=True, default=str)
+
+
+def _keeping_nothing(monkeypatch):
+    """Lanes without its kept answers: every value evaluated again, bytes made again."""
+    monkeypatch.setattr(Lanes, "kept", lambda self, key, compute: compute())
+    monkeypatch.setattr(Lanes, "as_bytes", lambda self, values: values.tobytes())
+    monkeypatch.setattr(Lanes, "values", lambda self, expr, stand_in=threads.PLACEHOLDER:
+                        threads.evaluate_per_thread(expr, threads.with_placeholders(expr, self.env, stand_in),
+                                                    self.slots))
+
+
+@pytest.mark.parametrize("block", BLOCKS, ids=str)
+@pytest.mark.parametrize("bindings", BINDINGS, ids=str)
+def test_kept_answers_give_the_reports_of_the_general_path(block, bindings, monkeypatch):
+    kept = [_report(GUARDED, block, bindings) for _ in range(2)]   # the second from what the first kept
+    with monkeypatch.context() as patch:
+        _keeping_nothing(patch)
+        general = _report(GUARDED, block, bindings)
+    assert kept[0] == kept[1] == general
+
+
+def test_the_fixture_has_warp_uniform_and_plain_indirect_accesses():
+    """The comparison above means something only if both kinds of indirect access occur."""
+    result = analyze.analyze_source(GUARDED, "x.cu", registers="estimate", bindings={"n": 40, "m": 7},
+                                    block=(256,))
+    accesses = [a for k in result.kernels for a in k.to_json()["accesses"]]
+    patterns = {a["pattern"] for a in accesses}
+    notes = [a.get("note", "") for a in accesses]
+    assert "indirect" in patterns
+    assert any("same across each warp" in note for note in notes)
+
+
+def test_a_kept_load_raises_again_as_the_evaluation_does():
+    block = BlockShape(64)
+    env = thread_env(block)
+    load = sx.Load("b", sx.Sym("threadIdx.x"))
+    lanes = Lanes(env, block.slots, active_slots(block))
+    raised = []
+    for _ in range(2):
+        with pytest.raises(sx.Indirect) as info:
+            lanes.values(load)
+        raised.append((info.type, info.value.args, str(info.value)))
+    with pytest.raises(sx.Indirect) as info:
+        threads.evaluate_per_thread(load, env, block.slots)
+    assert raised[0] == raised[1] == (info.type, info.value.args, str(info.value))
+
+
+def test_as_bytes_is_tobytes_made_once():
+    block = BlockShape(64)
+    lanes = Lanes(thread_env(block), block.slots, active_slots(block))
+    values = lanes.values(sx.Sym("threadIdx.x"))
+    assert lanes.as_bytes(values) == values.tobytes()
+    assert lanes.as_bytes(values) is lanes.as_bytes(values)
+    other = values.copy()
+    assert lanes.as_bytes(other) == other.tobytes()
+
+
+def test_warp_uniform_addresses_are_kept_per_mask():
+    """The kept stand-in addresses are those _with_warp_uniform_loads computes for that mask."""
+    kernel = parse_file(GUARDED, "x.cu").kernels[0]
+    block = BlockShape(100)
+    weights = ExecWeights(thread_env(block), block.slots, active_slots(block))
+    lanes = weights.lanes
+    checked = 0
+    for access in kernel.accesses:
+        try:
+            lanes.values(access.address)
+            continue
+        except sx.Indirect:
+            pass
+        active = lanes.active_mask(access.context.conditions)
+        env = threads.bind_missing(lanes.env, sx.free_names(access.address), threads.PLACEHOLDER)
+        direct = memory._with_warp_uniform_loads(access.address, env, block.slots, active)
+        result = memory.analyze(kernel, block, weights=weights)
+        assert result is not None
+        key = ("warp-uniform loads", sx.structure_key(access.address), active.tobytes())
+        assert key in lanes._kept.answers
+        kept = lanes._kept.answers[key]
+        assert (kept is None and direct is None) or np.array_equal(kept, direct)
+        checked += 1
+    assert checked
