@@ -158,3 +158,41 @@ def test_warp_uniform_addresses_are_kept_per_mask():
         assert (kept is None and direct is None) or np.array_equal(kept, direct)
         checked += 1
     assert checked
+
+
+LOOPS = """
+__global__ void loops(float* a, int n, int m) {
+    int t = threadIdx.x;
+    for (int i = 0; i < n; i++) a[t + i] = 0.0f;
+    for (int i = t; i < n; i += blockDim.x) a[i] = 1.0f;
+    for (int i = n; i > 0; i >>= 1) a[t + i] = 2.0f;
+    for (int i = t; i < 64; i += m) a[i] = 3.0f;
+    for (int k = 0; k < 4; k++) a[t + k] = 4.0f;
+    for (int j = 0; j < n; j++) a[t + j] = 5.0f;
+}
+"""
+
+
+def _masks(block):
+    whole = active_slots(block)
+    first_half = np.arange(block.slots) < block.slots // 2
+    return [whole, first_half, np.zeros(block.slots, dtype=bool)]
+
+
+@pytest.mark.parametrize("bindings", [{}, {"n": 100, "m": 3}, {"n": 7, "m": 0}], ids=str)
+@pytest.mark.parametrize("threads_in_block", [64, 100])
+def test_kept_trip_counts_and_values_are_those_of_the_environment(bindings, threads_in_block):
+    """Loops alike (here `i` and `j` to n) and ExecWeights of one environment share their trip
+    counts and values through Lanes.kept; each is still the one its own active slots give."""
+    block = BlockShape(threads_in_block)
+    kernel = parse_file(LOOPS, "loops.cu").kernels[0]
+    loops = {id(c.loops[-1]): c.loops[-1] for a in kernel.accesses for c in [a.weight_context] if c.loops}
+    assert len(loops) == 6
+    env = thread_env(block, None, bindings)
+    for _ in range(2):                         # the second round from what the first kept
+        for active in _masks(block):
+            weights = ExecWeights(env, block.slots, active)
+            for loop in loops.values():
+                assert weights.loop(loop) == trips.trip_count(loop, env, block.slots, active)
+                assert weights._in_env(trips._loop_values, loop) == \
+                    trips._loop_values(loop, env, block.slots, active)

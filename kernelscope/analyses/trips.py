@@ -14,7 +14,7 @@ import numpy as np
 
 from kernelscope.analyses.loops import COUNTED_LIMIT, uniform_values
 from kernelscope.analyses.threads import UNEVALUABLE, Lanes, evaluate_per_thread
-from kernelscope.symbolic import Expr
+from kernelscope.symbolic import Expr, structure_key
 
 # value combinations of the loops around a condition evaluated for one statement's execution count:
 # as many as one loop's count may have iterations
@@ -231,6 +231,7 @@ class ExecWeights:
         # for _active_share: how many slots are real threads, and whether all are (whole warps)
         self._active_count = np.count_nonzero(active)
         self._all_active = self._active_count == active.size
+        self._active_bytes = None       # active.tobytes(), made when _in_env first needs it
         self._cache: dict[int, float | None] = {}
         self._executions: dict[tuple, float | None] = {}
         self._values: dict[int, list | None] = {}   # id(loop) -> _loop_values in env itself
@@ -242,8 +243,21 @@ class ExecWeights:
     def loop(self, loop):
         key = id(loop)
         if key not in self._cache:
-            self._cache[key] = trip_count(loop, self.env, self.slots, self.active, self.lanes.bound_values)
+            self._cache[key] = self._in_env(trip_count, loop)
         return self._cache[key]
+
+    def _in_env(self, answer, loop):
+        """answer(loop, env, slots, active, bound_values) (trip_count or _loop_values) in this
+        environment: what it reads of the loop is its three expressions, comparison and update, so
+        it is kept with the Lanes' values for every loop built alike, in every kernel of an equal
+        environment and active slots."""
+        parts = (loop.start, loop.bound, loop.step)
+        if loop.var is None or not all(isinstance(part, Expr) for part in parts):
+            return answer(loop, self.env, self.slots, self.active, self.lanes.bound_values)
+        if self._active_bytes is None:
+            self._active_bytes = self.active.tobytes()
+        key = (answer.__name__, self._active_bytes, loop.compare, loop.step_op, *map(structure_key, parts))
+        return self.lanes.kept(key, lambda: answer(loop, self.env, self.slots, self.active, self.lanes.bound_values))
 
     def executions(self, context):
         # the statements of one block share their Context object: known by it first, without
@@ -311,8 +325,7 @@ class ExecWeights:
             # loop's variable: its values are those in self.env, the same for every statement it holds
             key = id(loops[0])
             if key not in self._values:
-                self._values[key] = _loop_values(loops[0], self.env, self.slots, self.active,
-                                                 self.lanes.bound_values)
+                self._values[key] = self._in_env(_loop_values, loops[0])
             values = self._values[key]
         else:
             values = _loop_values(loops[0], env, self.slots, self.active)
