@@ -348,7 +348,7 @@ class Lanes:
         mask = self._raw.get(key)
         if mask is None:
             if not conditions:
-                mask = np.ones(self.slots, dtype=bool)
+                mask = _all_slots(self.slots)
             else:
                 outer = self._known(conditions[:-1], key[:-1])
                 last = conditions[-1]
@@ -392,17 +392,18 @@ class Lanes:
     def _fixed_part(self, conditions, changed: dict) -> tuple:
         """mask_in's guards split: the AND of those that read none of `changed` (their truth is this
         environment's, whatever the loop values), and the list of those that do, in order."""
-        fixed = np.ones(self.slots, dtype=bool)
+        fixed = None            # (all slots: made only when no guard's truth is known)
         varying = []
         for condition in conditions:
             expr = condition.expr
             if changed.keys().isdisjoint(expr._env_names):
                 truth = self.condition(expr)
                 if truth is not None:
-                    fixed &= ~truth if condition.negated else truth
+                    truth = ~truth if condition.negated else truth
+                    fixed = truth if fixed is None else fixed & truth
             else:
                 varying.append(condition)
-        return conditions, fixed, varying
+        return conditions, _all_slots(self.slots) if fixed is None else fixed, varying
 
     def _lanes_within(self, env: dict, changed: dict) -> Lanes:
         """The Lanes of `env`, this environment with `changed` names set (to loop values)."""
@@ -447,6 +448,15 @@ class Lanes:
         if entry is None or entry[0] is not values:
             entry = kept[id(values)] = (values, values.tobytes())
         return entry[1]
+
+
+@lru_cache(maxsize=64)
+def _all_slots(slots: int) -> np.ndarray:
+    """A read-only mask of every slot, shared: the AND of no guards (np.ones costs more than its
+    fill, and Lanes' masks are never written to)."""
+    mask = np.ones(slots, dtype=bool)
+    mask.setflags(write=False)
+    return mask
 
 
 class _Raised:
