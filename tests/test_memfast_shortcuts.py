@@ -196,3 +196,23 @@ def test_kept_trip_counts_and_values_are_those_of_the_environment(bindings, thre
                 assert weights.loop(loop) == trips.trip_count(loop, env, block.slots, active)
                 assert weights._in_env(trips._loop_values, loop) == \
                     trips._loop_values(loop, env, block.slots, active)
+
+
+@pytest.mark.parametrize("threads_in_block", [32, 48, 100, 256])
+@pytest.mark.parametrize("elem_bytes", [1, 4, 8, 16, 48])
+def test_worst_sectors_are_one_sector_per_active_lane_per_warp(threads_in_block, elem_bytes):
+    """_worst_sectors, kept per mask and element size, is the worst case written out warp by warp."""
+    block = BlockShape(threads_in_block)
+    rng = np.random.default_rng(threads_in_block + elem_bytes)
+    for density in (0.0, 0.3, 1.0):
+        active = (rng.random(block.slots) < density) & active_slots(block)
+        per_warp = [int(w.sum()) for w in active.reshape(-1, threads.WARP_SIZE)]
+        issuing = [n for n in per_warp if n]
+        worst = memory._worst_sectors(active.tobytes(), elem_bytes)
+        if not issuing:
+            assert worst is None
+            continue
+        per_lane = max(1, -(-elem_bytes // memory.SECTOR))
+        sectors = float(np.mean([min(n * per_lane, 32 * per_lane) for n in issuing]))
+        ideal = float(np.mean([np.ceil(n * elem_bytes / memory.SECTOR) for n in issuing]))
+        assert worst == (sectors, ideal)

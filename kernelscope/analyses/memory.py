@@ -174,7 +174,7 @@ def _access(access, lanes: Lanes, active: np.ndarray, active_bytes: bytes, weigh
                           exec_weight=_round(numeric_weight) if numeric_weight is not None else symbolic_weight,
                           averaging_weight=numeric_weight if numeric_weight is not None else
                           weights.averaging_weight(access.weight_context))
-    lanes_per_warp, issuing, result.active_lanes, result.requests_per_block = _warp_requests(active_bytes)
+    _, _, result.active_lanes, result.requests_per_block = _warp_requests(active_bytes)
     env, slots = lanes.env, lanes.slots
     free = sx.free_names(access.address)
     try:
@@ -185,7 +185,7 @@ def _access(access, lanes: Lanes, active: np.ndarray, active_bytes: bytes, weigh
             ("warp-uniform loads", sx.structure_key(access.address), active_bytes),
             lambda: _with_warp_uniform_loads(access.address, bind_missing(env, free, PLACEHOLDER), slots, active))
         if addresses is None:
-            return _indirect(result, lanes_per_warp, issuing)
+            return _indirect(result, active_bytes)
         result.note = "address reads data that is the same across each warp (e.g. a row index): modelled per warp"
     except UNEVALUABLE as exc:
         result.note = f"address not evaluable: {exc}"
@@ -252,18 +252,30 @@ def _same_per_warp(values: np.ndarray, active: np.ndarray) -> bool:
     return bool(np.all((warps == first[:, None]) | ~lanes))
 
 
-def _indirect(result: AccessResult, lanes_per_warp: np.ndarray, issuing: np.ndarray) -> AccessResult:
+def _indirect(result: AccessResult, active: bytes) -> AccessResult:
     result.pattern = "indirect"
     result.stride_bytes = None
-    per_lane = max(1, -(-result.elem_bytes // SECTOR))
-    if issuing.any():
-        # (_mean: np.mean's float for these small counts)
-        result.sectors_per_request = _mean(np.minimum(lanes_per_warp[issuing] * per_lane, 32 * per_lane))
-        result.ideal_sectors = _mean(np.ceil(lanes_per_warp[issuing] * result.elem_bytes / SECTOR))
+    worst = _worst_sectors(active, result.elem_bytes)
+    if worst is not None:
+        result.sectors_per_request, result.ideal_sectors = worst
         if result.space == "shared":
             result.bank_ways = None
     result.note = "data-dependent address: worst case of one sector per active lane"
     return result
+
+
+@lru_cache(maxsize=1024)
+def _worst_sectors(active: bytes, elem_bytes: int):
+    """(sectors per request at one sector per active lane, the ideal) for a mask of active slots as
+    bytes and an element size, or None when no warp issues: the same for every indirect access of
+    that size under that mask."""
+    lanes_per_warp, issuing, _, _ = _warp_requests(active)
+    if not issuing.any():
+        return None
+    per_lane = max(1, -(-elem_bytes // SECTOR))
+    # (_mean: np.mean's float for these small counts)
+    return (_mean(np.minimum(lanes_per_warp[issuing] * per_lane, 32 * per_lane)),
+            _mean(np.ceil(lanes_per_warp[issuing] * elem_bytes / SECTOR)))
 
 
 def _symbolic_stride(access, lanes: Lanes, addresses, free):
