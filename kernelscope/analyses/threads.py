@@ -336,8 +336,10 @@ class Lanes:
         mask = self._masks.get(key)
         if mask is None:
             mask = self._known(conditions, key)
-            if not np.count_nonzero(mask) and any(name not in self.env for c in conditions for name in sx.free_names(c.expr)):
+            if not np.count_nonzero(mask) and \
+                    any(name not in self.env for c in conditions for name in sx.free_names(c.expr)):
                 # see condition_mask: undecided when only the stand-ins make every thread fail
+                # (count_nonzero: mask.any() without its Python layers)
                 mask = self.mask([c for c in conditions if all(n in self.env for n in sx.free_names(c.expr))])
             self._masks[key] = mask
         return mask
