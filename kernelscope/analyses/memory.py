@@ -128,10 +128,9 @@ def analyze(kernel, block: BlockShape, bindings: dict | None = None, grid=None,
         weights = ExecWeights(thread_env(block, grid, dict(bindings or {})), slots, active_slots(block))
     lanes = weights.lanes
     result = MemoryResult()
-    layouts = _Layouts()
     masks = _MaskBytes(lanes)
     for access in kernel.accesses:
-        result.accesses.append(_access(access, lanes, *masks(access.context.conditions), weights, layouts))
+        result.accesses.append(_access(access, lanes, *masks(access.context.conditions), weights))
     for branch in kernel.branches:
         # (the mask first, as always: a first judgement of a guard leaves its verdict on the node)
         result.branches.append(_branch(branch, lanes, masks(branch.context.conditions)[1]))
@@ -155,19 +154,12 @@ class _MaskBytes:
         return entry
 
 
-class _Layouts:
-    """Pattern and cost of one address vector under one mask. Accesses often share both (`x[i]` and
-    `y[i]`, the load and the store of `s[t] += ...`, and the same indexing in many kernels of a
-    file): each distinct case is counted once in a process (the answer depends on the values only)."""
-
-    def __call__(self, addresses: np.ndarray, active: bytes, elem: int, shared: bool, symbolic_stride):
-        """(stride_bytes, pattern, wavefronts or sectors per request, conflict-free count); `active`:
-        the mask's bytes."""
-        return _layout(addresses.tobytes(), active, elem, shared, symbolic_stride)
-
-
 @lru_cache(maxsize=4096)
 def _layout(addresses: bytes, active: bytes, elem: int, shared: bool, symbolic_stride):
+    """(stride_bytes, pattern, wavefronts or sectors per request, conflict-free count) of one address
+    vector under one mask, both as bytes. Accesses often share both (`x[i]` and `y[i]`, the load and
+    the store of `s[t] += ...`, and the same indexing in many kernels of a file): each distinct case
+    is counted once in a process (the answer depends on the values only)."""
     addresses = np.frombuffer(addresses, dtype=np.int64)
     active = np.frombuffer(active, dtype=bool)
     stride, pattern = _pattern(addresses, active, elem, symbolic_stride)
@@ -175,31 +167,33 @@ def _layout(addresses: bytes, active: bytes, elem: int, shared: bool, symbolic_s
     return stride, pattern, cost, ideal
 
 
-def _access(access, lanes: Lanes, active: np.ndarray, active_bytes: bytes, weights: ExecWeights,
-            layouts: _Layouts) -> AccessResult:
+def _access(access, lanes: Lanes, active: np.ndarray, active_bytes: bytes, weights: ExecWeights) -> AccessResult:
     numeric_weight, symbolic_weight = weights.weight(access.weight_context)
     result = AccessResult(access.line, access.column, access.text, access.array, access.space, access.op,
                           access.elem_bytes, "unknown", None, in_function=access.in_function,
                           exec_weight=_round(numeric_weight) if numeric_weight is not None else symbolic_weight,
                           averaging_weight=numeric_weight if numeric_weight is not None else
                           weights.averaging_weight(access.weight_context))
-    lanes_per_warp, issuing, result.active_lanes, result.requests_per_block = _warp_requests(active_bytes)
+    _, _, result.active_lanes, result.requests_per_block = _warp_requests(active_bytes)
     env, slots = lanes.env, lanes.slots
     free = sx.free_names(access.address)
     try:
         addresses = lanes.values(access.address)
     except sx.Indirect:
-        addresses = _with_warp_uniform_loads(access.address, bind_missing(env, free, PLACEHOLDER), slots, active)
+        # the same for every access alike in an equal environment under the same mask
+        addresses = lanes.kept(
+            ("warp-uniform loads", sx.structure_key(access.address), active_bytes),
+            lambda: _with_warp_uniform_loads(access.address, bind_missing(env, free, PLACEHOLDER), slots, active))
         if addresses is None:
-            return _indirect(result, lanes_per_warp, issuing)
+            return _indirect(result, active_bytes)
         result.note = "address reads data that is the same across each warp (e.g. a row index): modelled per warp"
     except UNEVALUABLE as exc:
         result.note = f"address not evaluable: {exc}"
         return result
     symbolic_stride = _symbolic_stride(access, lanes, addresses, [n for n in free if n not in env])
     shared = access.space == "shared"
-    result.stride_bytes, result.pattern, cost, ideal = layouts(addresses, active_bytes, access.elem_bytes, shared,
-                                                               symbolic_stride)
+    result.stride_bytes, result.pattern, cost, ideal = _layout(lanes.as_bytes(addresses), active_bytes,
+                                                                access.elem_bytes, shared, symbolic_stride)
     if shared:
         result.wavefronts_per_request = cost
         result.bank_ways = cost / ideal if ideal else None
@@ -258,18 +252,30 @@ def _same_per_warp(values: np.ndarray, active: np.ndarray) -> bool:
     return bool(np.all((warps == first[:, None]) | ~lanes))
 
 
-def _indirect(result: AccessResult, lanes_per_warp: np.ndarray, issuing: np.ndarray) -> AccessResult:
+def _indirect(result: AccessResult, active: bytes) -> AccessResult:
     result.pattern = "indirect"
     result.stride_bytes = None
-    per_lane = max(1, -(-result.elem_bytes // SECTOR))
-    if issuing.any():
-        # (_mean: np.mean's float for these small counts)
-        result.sectors_per_request = _mean(np.minimum(lanes_per_warp[issuing] * per_lane, 32 * per_lane))
-        result.ideal_sectors = _mean(np.ceil(lanes_per_warp[issuing] * result.elem_bytes / SECTOR))
+    worst = _worst_sectors(active, result.elem_bytes)
+    if worst is not None:
+        result.sectors_per_request, result.ideal_sectors = worst
         if result.space == "shared":
             result.bank_ways = None
     result.note = "data-dependent address: worst case of one sector per active lane"
     return result
+
+
+@lru_cache(maxsize=1024)
+def _worst_sectors(active: bytes, elem_bytes: int):
+    """(sectors per request at one sector per active lane, the ideal) for a mask of active slots as
+    bytes and an element size, or None when no warp issues: the same for every indirect access of
+    that size under that mask."""
+    lanes_per_warp, issuing, _, _ = _warp_requests(active)
+    if not issuing.any():
+        return None
+    per_lane = max(1, -(-elem_bytes // SECTOR))
+    # (_mean: np.mean's float for these small counts)
+    return (_mean(np.minimum(lanes_per_warp[issuing] * per_lane, 32 * per_lane)),
+            _mean(np.ceil(lanes_per_warp[issuing] * elem_bytes / SECTOR)))
 
 
 def _symbolic_stride(access, lanes: Lanes, addresses, free):
@@ -415,7 +421,7 @@ def _branch(branch, lanes: Lanes, active_bytes: bytes) -> BranchResult:
     values = lanes.condition(expr)
     if values is None:
         return BranchResult(branch.line, branch.column, branch.kind, None, None, None, in_loop)
-    share, fraction = _split(values.tobytes(), active_bytes)
+    share, fraction = _split(lanes.as_bytes(values), active_bytes)
     return BranchResult(branch.line, branch.column, branch.kind, fraction > 0, share, fraction, in_loop)
 
 

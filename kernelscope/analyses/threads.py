@@ -246,8 +246,16 @@ class Lanes:
         kept = values.get(key)
         if kept is None:
             # (an expression that cannot be evaluated raises again each time: keeping the exception
-            # would keep its traceback's frames, and with them a kernel's records, alive)
-            kept = values[key] = self._evaluate(expr, stand_in)
+            # would keep its traceback's frames, and with them a kernel's records, alive; only what
+            # a load raises is kept, as its class and arguments, since addresses of indirect
+            # accesses are asked for in every kernel that has one)
+            try:
+                kept = values[key] = self._evaluate(expr, stand_in)
+            except sx.Indirect as exc:
+                values[key] = _Raised(exc.__class__, exc.args)
+                raise
+        elif kept.__class__ is _Raised:
+            raise kept.error(*kept.args)
         return kept
 
     def bound_values(self, expr: sx.Expr) -> np.ndarray:
@@ -273,8 +281,10 @@ class Lanes:
 
     def condition(self, expr: sx.Expr) -> np.ndarray | None:
         """condition_values(expr, env, slots), once per condition."""
-        unbound = sorted(name for name in sx.free_names(expr) if name not in self.env)
+        env = self.env
+        unbound = [name for name in sx.free_names(expr) if name not in env]
         if len(unbound) > 1:
+            unbound.sort()           # (what condition_values judges with, in order)
             verdict = getattr(expr, "_decided_by_stand_ins", None)
             if verdict is not None and verdict[0] == tuple(unbound):
                 # judged before, maybe in another environment: _decided_by_stand_ins keeps the
@@ -326,8 +336,10 @@ class Lanes:
         mask = self._masks.get(key)
         if mask is None:
             mask = self._known(conditions, key)
-            if not mask.any() and any(name not in self.env for c in conditions for name in sx.free_names(c.expr)):
+            if not np.count_nonzero(mask) and \
+                    any(name not in self.env for c in conditions for name in sx.free_names(c.expr)):
                 # see condition_mask: undecided when only the stand-ins make every thread fail
+                # (count_nonzero: mask.any() without its Python layers)
                 mask = self.mask([c for c in conditions if all(n in self.env for n in sx.free_names(c.expr))])
             self._masks[key] = mask
         return mask
@@ -338,7 +350,7 @@ class Lanes:
         mask = self._raw.get(key)
         if mask is None:
             if not conditions:
-                mask = np.ones(self.slots, dtype=bool)
+                mask = _all_slots(self.slots)
             else:
                 outer = self._known(conditions[:-1], key[:-1])
                 last = conditions[-1]
@@ -359,7 +371,7 @@ class Lanes:
             part = self._fixed_parts.get(key)
             if part is None:
                 part = self._fixed_parts[key] = self._fixed_part(conditions, changed)
-            mask = part[1].copy()
+            mask = part[1]          # (read-only: the ANDs below make new arrays)
             varying = part[2]
         else:
             mask, varying = np.ones(self.slots, dtype=bool), conditions
@@ -372,31 +384,37 @@ class Lanes:
                 within = within or self._lanes_within(env, changed)
                 truth = within.condition(expr)
             if truth is not None:
-                mask &= ~truth if condition.negated else truth
-        if not mask.any() and any(name not in env for c in conditions for name in sx.free_names(c.expr)):
-            # see condition_mask
+                # (on booleans, mask > truth is mask & ~truth in one operation)
+                mask = mask > truth if condition.negated else mask & truth
+        if not np.count_nonzero(mask) and any(name not in env for c in conditions for name in sx.free_names(c.expr)):
+            # see condition_mask (count_nonzero: mask.any() without its Python layers)
             return self.mask_in([c for c in conditions if all(n in env for n in sx.free_names(c.expr))], env, changed)
         return mask
 
     def _fixed_part(self, conditions, changed: dict) -> tuple:
         """mask_in's guards split: the AND of those that read none of `changed` (their truth is this
         environment's, whatever the loop values), and the list of those that do, in order."""
-        fixed = np.ones(self.slots, dtype=bool)
+        fixed = None            # (all slots: made only when no guard's truth is known)
         varying = []
         for condition in conditions:
             expr = condition.expr
             if changed.keys().isdisjoint(expr._env_names):
                 truth = self.condition(expr)
                 if truth is not None:
-                    fixed &= ~truth if condition.negated else truth
+                    truth = ~truth if condition.negated else truth
+                    fixed = truth if fixed is None else fixed & truth
             else:
                 varying.append(condition)
-        return conditions, fixed, varying
+        return conditions, _all_slots(self.slots) if fixed is None else fixed, varying
 
     def _lanes_within(self, env: dict, changed: dict) -> Lanes:
         """The Lanes of `env`, this environment with `changed` names set (to loop values)."""
         try:
-            key = tuple(sorted((name, type(value), value) for name, value in changed.items()))
+            if len(changed) == 1:   # (one loop's variable, the usual case: nothing to sort)
+                (name, value), = changed.items()
+                key = ((name, type(value), value),)
+            else:
+                key = tuple(sorted((name, type(value), value) for name, value in changed.items()))
             lanes = self._within.get(key)
         except TypeError:              # a value that cannot be compared or hashed: not kept
             return Lanes(env, self.slots, self.active, None)
@@ -414,6 +432,42 @@ class Lanes:
             mask = self._active[key] = self.active & self.mask(conditions)
         return mask
 
+    def kept(self, key, compute):
+        """compute(), once for every Lanes of an equal environment: for an answer that depends only
+        on the environment's values and on what `key` says (structure keys, bytes of masks)."""
+        answers = self._kept.answers
+        if key in answers:
+            return answers[key]
+        answer = answers[key] = compute()
+        return answer
+
+    def as_bytes(self, values: np.ndarray) -> bytes:
+        """values.tobytes() for an array this Lanes returned (a value or a truth), kept with the
+        environment's values: the memory analysis keys its per-layout answers by the bytes, and a
+        bytes object made once hashes once (an address vector is 8 bytes a slot)."""
+        kept = self._kept.bytes
+        entry = kept.get(id(values))
+        if entry is None or entry[0] is not values:
+            entry = kept[id(values)] = (values, values.tobytes())
+        return entry[1]
+
+
+@lru_cache(maxsize=64)
+def _all_slots(slots: int) -> np.ndarray:
+    """A read-only mask of every slot, shared: the AND of no guards (np.ones costs more than its
+    fill, and Lanes' masks are never written to)."""
+    mask = np.ones(slots, dtype=bool)
+    mask.setflags(write=False)
+    return mask
+
+
+class _Raised:
+    """What evaluating an expression raised, kept in place of its value (see Lanes.values)."""
+    __slots__ = ("error", "args")
+
+    def __init__(self, error: type, args: tuple):
+        self.error, self.args = error, args
+
 
 class _Kept:
     """Values kept for one environment (see Lanes), with the arrays of that environment held so
@@ -425,12 +479,15 @@ class _Kept:
         self.values = {PLACEHOLDER: {}, PLACEHOLDER_ALT: {}}  # stand-in -> {structure key: array}
         self.truths: dict = {}   # structure key -> truth, for conditions over at most one unbound scalar
         self.judged: dict = {}   # structure key -> (truth, verdict) of others judged first here
+        self.bytes: dict = {}    # id(array) -> (array, its bytes), for Lanes.as_bytes
+        self.answers: dict = {}  # Lanes.kept's
 
     def size(self) -> int:
         """Slots of the values kept (an upper bound: some are scalars)."""
         nodes, values = self.nodes, self.values
         return self.slots * (len(nodes[PLACEHOLDER]) + len(nodes[PLACEHOLDER_ALT]) + len(values[PLACEHOLDER])
-                             + len(values[PLACEHOLDER_ALT]) + len(self.truths) + len(self.judged))
+                             + len(values[PLACEHOLDER_ALT]) + len(self.truths) + len(self.judged)
+                             + len(self.bytes) + len(self.answers))
 
 
 # Bounds for a long-lived process (the reward service analyses one candidate after another)

@@ -14,7 +14,7 @@ import numpy as np
 
 from kernelscope.analyses.loops import COUNTED_LIMIT, uniform_values
 from kernelscope.analyses.threads import UNEVALUABLE, Lanes, evaluate_per_thread
-from kernelscope.symbolic import Expr
+from kernelscope.symbolic import Expr, structure_key
 
 # value combinations of the loops around a condition evaluated for one statement's execution count:
 # as many as one loop's count may have iterations
@@ -49,7 +49,7 @@ def trip_count(loop, env: dict, slots: int, active: np.ndarray, per_thread=None)
         step = per_thread(loop.step)
     except UNEVALUABLE:
         return None
-    if not np.any(active):
+    if not np.count_nonzero(active):
         return 0.0
     start, bound, step = start[active], bound[active], step[active]
     op = loop.step_op
@@ -77,7 +77,7 @@ def _uniform_trip_count(loop, env: dict, slots: int, active: np.ndarray):
     if shared is None or shared is _GENERAL:
         return shared
     start, bound, step = shared
-    if not np.any(active):
+    if not np.count_nonzero(active):
         return 0.0
     if loop.step_op == "+":
         count = _arithmetic_count(start, bound, step, loop.compare)
@@ -119,7 +119,7 @@ def _strided_trip_count(loop, env: dict, active: np.ndarray, per_thread):
         return None
     if not _small_ints((bound, step)):
         return _GENERAL
-    if not np.any(active):
+    if not np.count_nonzero(active):
         return 0.0
     start = start[active]
     if step == 0:
@@ -202,7 +202,7 @@ def _loop_values(loop, env: dict, slots: int, active: np.ndarray, per_thread=Non
         if shared is None:
             return None
         if shared is not _GENERAL:
-            if not np.any(active):
+            if not np.count_nonzero(active):
                 return None
             return uniform_values(*shared, loop.step_op, loop.compare)
     if per_thread is None:
@@ -228,6 +228,10 @@ class ExecWeights:
         self.slots = slots
         self.active = active
         self.lanes = Lanes(env, slots, active)
+        # for _active_share: how many slots are real threads, and whether all are (whole warps)
+        self._active_count = np.count_nonzero(active)
+        self._all_active = self._active_count == active.size
+        self._active_bytes = None       # active.tobytes(), made when _in_env first needs it
         self._cache: dict[int, float | None] = {}
         self._executions: dict[tuple, float | None] = {}
         self._values: dict[int, list | None] = {}   # id(loop) -> _loop_values in env itself
@@ -239,8 +243,21 @@ class ExecWeights:
     def loop(self, loop):
         key = id(loop)
         if key not in self._cache:
-            self._cache[key] = trip_count(loop, self.env, self.slots, self.active, self.lanes.bound_values)
+            self._cache[key] = self._in_env(trip_count, loop)
         return self._cache[key]
+
+    def _in_env(self, answer, loop):
+        """answer(loop, env, slots, active, bound_values) (trip_count or _loop_values) in this
+        environment: what it reads of the loop is its three expressions, comparison and update, so
+        it is kept with the Lanes' values for every loop built alike, in every kernel of an equal
+        environment and active slots."""
+        parts = (loop.start, loop.bound, loop.step)
+        if loop.var is None or not all(isinstance(part, Expr) for part in parts):
+            return answer(loop, self.env, self.slots, self.active, self.lanes.bound_values)
+        if self._active_bytes is None:
+            self._active_bytes = self.active.tobytes()
+        key = (answer.__name__, self._active_bytes, loop.compare, loop.step_op, *map(structure_key, parts))
+        return self.lanes.kept(key, lambda: answer(loop, self.env, self.slots, self.active, self.lanes.bound_values))
 
     def executions(self, context):
         # the statements of one block share their Context object: known by it first, without
@@ -274,8 +291,7 @@ class ExecWeights:
             numeric, _ = self.weight(context)
             if numeric is None:
                 return None
-            mask = self.lanes.mask(conditions)[self.active]
-            return numeric * _share(mask) * undecided
+            return numeric * self._active_share(self.lanes.mask(conditions)) * undecided
         # loops whose variable the conditions test and whose values are the same for every thread;
         # a per-thread loop (a thread's chunk of a row) keeps its first value and counts by its trips
         involved = [loop for loop in context.loops
@@ -303,15 +319,13 @@ class ExecWeights:
             budget[0] -= 1
             if budget[0] < 0:
                 return None
-            mask = self.lanes.mask_in(conditions, env, {name: env[name] for name in names})[self.active]
-            return _share(mask)
+            return self._active_share(self.lanes.mask_in(conditions, env, {name: env[name] for name in names}))
         if env is self.env or not _reads_any(loops[0], names):
             # an outermost involved loop, or an inner one whose start, bound and step read no outer
             # loop's variable: its values are those in self.env, the same for every statement it holds
             key = id(loops[0])
             if key not in self._values:
-                self._values[key] = _loop_values(loops[0], self.env, self.slots, self.active,
-                                                 self.lanes.bound_values)
+                self._values[key] = self._in_env(_loop_values, loops[0])
             values = self._values[key]
         else:
             values = _loop_values(loops[0], env, self.slots, self.active)
@@ -324,6 +338,15 @@ class ExecWeights:
                 return None
             total += part
         return total
+
+    def _active_share(self, mask: np.ndarray) -> float:
+        """_share(mask[self.active]), the share of real threads a slot mask passes, without building
+        the selection: the same two integers divided (the padding of a partial warp is counted out
+        by an AND, and there is none to count out when the block fills its warps)."""
+        if self._all_active:
+            return _share(mask)
+        count = self._active_count
+        return np.count_nonzero(mask & self.active) / count if count else 0.0
 
     def _undecided_arms(self, conditions) -> int:
         """How many of `conditions` are if/else arms whose test cannot be evaluated."""
