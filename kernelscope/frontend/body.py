@@ -296,7 +296,8 @@ class Walker:
         if value_node is None:
             self.env[name] = Value(sx.Sym(name), declared_type)
             return
-        if value_node.type == "argument_list" or value_node.type == "initializer_list":
+        value_kind = value_node.kind_id
+        if value_kind in _LIST_KINDS:
             parts = [self.expression(c) for c in value_node.named_children]
             if base_type == "dim3":
                 exprs = [p.expr for p in parts] + [sx.Const(1)] * (3 - len(parts))
@@ -314,7 +315,15 @@ class Walker:
             self.scope.shared_arrays.append(SharedArray(name, self.types.size_of(base_type) or 4, (None,), True, line))
             self.env[name] = Value(sx.Const(0), declared_type, Pointer(name, "shared", sx.Const(0), base_type, ()))
             return
-        value = self.expression(value_node, whole_struct=True)
+        if value_kind in _BINARY_KINDS:
+            # (what `expression` gives, at the depth it hands its handler, without the Value it
+            # would make only to be read here: tests/test_walkfast_binary_parts.py)
+            value, expr, ctype, _ = self._binary_parts(value_node, 1)
+            if value is None:
+                self.env[name] = Value(expr, ctype if base_type == "auto" else declared_type)
+                return
+        else:
+            value = self.expression(value_node, whole_struct=True)
         if pointer_depth == 0 and value.pointer is not None and base_type != "auto" and value.dims is None:
             self.env[name] = value  # arrays decaying: keep the pointer
         elif pointer_depth and value.pointer is not None:
@@ -424,7 +433,7 @@ class Walker:
 
     def _hands_out_shared_memory(self, value_node) -> bool:
         """A call of a constructor of a struct whose conversion hands out `extern __shared__` memory."""
-        if value_node.type != "call_expression" or not self.types.shared_memory_structs:
+        if not self.types.shared_memory_structs or value_node.kind_id not in _CALL_KINDS:
             return False
         callee = self._node_text(value_node.child_by_field_id(FIELD.function)).split("<")[0].split("::")[-1].strip()
         return callee in self.types.shared_memory_structs
@@ -730,13 +739,21 @@ class Walker:
             self._record(node, pointer, size, "load")
 
     def expr_binary_expression(self, node, depth, whole_struct=False) -> Value:
-        # The commonest node with the commonest operands: names and numbers are read here, without
-        # the calls of `expression` and their handlers nor a Value for each, building the same
-        # nodes in the same order (tests/test_walker_fast_paths.py compares it with _binary_general).
+        value, expr, ctype, _ = self._binary_parts(node, depth)
+        return value if value is not None else Value(expr, ctype)
+
+    def _binary_parts(self, node, depth) -> tuple:
+        """(Value or None, expr, ctype, pointer) of a binary expression, as _operand gives an operand's:
+        the commonest node with the commonest operands. Names and numbers are read here, without
+        the calls of `expression` and their handlers nor a Value for each, and an operand that is a
+        binary expression itself gives its parts without a Value (only a pointer's result has one),
+        building the same nodes in the same order (tests/test_walker_fast_paths.py compares it with
+        _binary_general)."""
         left_node = node.child_by_field_id(FIELD.left)
         right_node = node.child_by_field_id(FIELD.right)
         if depth > MAX_EXPRESSION_DEPTH or left_node is None or right_node is None:
-            return self._binary_general(node, depth)
+            value = self._binary_general(node, depth)
+            return value, value.expr, value.ctype, value.pointer
         left, left_expr, left_ctype, left_pointer = self._operand(left_node, depth)
         right, right_expr, right_ctype, right_pointer = self._operand(right_node, depth)
         # The operator is the text between the operands: nothing else lies there but a comment
@@ -747,8 +764,9 @@ class Walker:
             operator_node = node.child_by_field_id(FIELD.operator)
             operator = source[operator_node.start_byte:operator_node.end_byte] if operator_node is not None else ""
         if left_pointer is not None or right_pointer is not None:
-            return self._binary_values(node, operator, left if left is not None else Value(left_expr, left_ctype),
-                                       right if right is not None else Value(right_expr, right_ctype))
+            value = self._binary_values(node, operator, left if left is not None else Value(left_expr, left_ctype),
+                                        right if right is not None else Value(right_expr, right_ctype))
+            return value, value.expr, value.ctype, value.pointer
         if operator in _ARITHMETIC:
             ctype = left_ctype if left_ctype == right_ctype and left_ctype not in _WIDE_INTEGERS else \
                 _promote(left_ctype, right_ctype)
@@ -757,15 +775,15 @@ class Walker:
         if operator in _COUNTED and ctype in FLOAT_PRECISION:    # (integer arithmetic is not counted)
             self._arith(node, operator, ctype, left_expr, right_expr)
         if operator not in sx.BINARY_OPERATORS:
-            return Value(sx.Opaque(operator, (left_expr, right_expr)), ctype)
+            return None, sx.Opaque(operator, (left_expr, right_expr)), ctype, None
         if left_expr.__class__ in _FOLDLESS and right_expr.__class__ in _FOLDLESS:
-            return Value(sx.Binary(operator, left_expr, right_expr), ctype)     # what sx.binary builds for them
-        return Value(sx.binary(operator, left_expr, right_expr), ctype)
+            return None, sx.Binary(operator, left_expr, right_expr), ctype, None    # what sx.binary builds for them
+        return None, sx.binary(operator, left_expr, right_expr), ctype, None
 
     def _operand(self, node, depth):
         """(Value or None, expr, ctype, pointer) of a binary operator's operand: a name or a number
         is read without expression()'s dispatch (most operands are one or the other), and a number
-        gets no Value (None) since only its parts are needed."""
+        or a binary expression without a pointer gets no Value (None) since only its parts are needed."""
         kind = node.kind_id
         if kind in _IDENTIFIER_KINDS:
             value = self.env.get(self._source[node.start_byte:node.end_byte])
@@ -774,6 +792,8 @@ class Walker:
         elif kind in _NUMBER_KINDS:
             expr, ctype = _number_parts(self._source[node.start_byte:node.end_byte])
             return None, expr, ctype, None
+        elif kind in _BINARY_KINDS:
+            return self._binary_parts(node, depth + 1)
         else:
             handler = _EXPRESSION_BY_KIND.get(kind)
             value = handler(self, node, depth + 1, False) if handler is not None else self.expression(node, depth)
@@ -1319,6 +1339,8 @@ _KIND_SETS = {
     "_ARRAY_DECLARATOR_KINDS": ("array_declarator",),
     "_PARENTHESIZED_DECLARATOR_KINDS": ("parenthesized_declarator",),
     "_INIT_DECLARATOR_KINDS": ("init_declarator",),
+    "_LIST_KINDS": ("argument_list", "initializer_list"),
+    "_CALL_KINDS": ("call_expression",),
 }
 globals().update(dict.fromkeys(_KIND_SETS, frozenset()))
 
