@@ -55,10 +55,15 @@ from kernelscope.records import record
 # np.count_nonzero(a) without an axis is this C function behind two Python layers (the array-function
 # dispatch and the axis check), which cost more than counting a block's flags: the executor asks it
 # at every access, barrier and loop iteration.
+# (numpy's own module, not its public API: where a numpy release moves it, the public function,
+# which gives the same answers, is taken instead)
 try:    # numpy >= 2
     from numpy._core.multiarray import count_nonzero as _count_nonzero
-except ImportError:     # numpy 1.x
-    from numpy.core.multiarray import count_nonzero as _count_nonzero
+except ImportError:
+    try:    # numpy 1.x
+        from numpy.core.multiarray import count_nonzero as _count_nonzero
+    except ImportError:
+        _count_nonzero = np.count_nonzero
 
 BLOCK_BARRIERS = frozenset({"syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or", "cg_sync"})
 GRID_BARRIER = "grid_sync"
