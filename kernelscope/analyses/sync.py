@@ -48,22 +48,10 @@ from kernelscope.analyses.batched_trips import MIXED, counter_column, values_for
 from kernelscope.analyses.loops import UNKNOWN, executed_iterations
 from kernelscope.analyses.threads import UNEVALUABLE, WARP_SIZE, ThreadSpace, as_truth, one_per_thread, per_thread, \
     thread_space
+from kernelscope.analyses.threads import count_nonzero as _count_nonzero
 from kernelscope.identity_cache import IdentityCache
 from kernelscope.model import FENCES, Loop
 from kernelscope.records import record
-
-# np.count_nonzero(a) without an axis is this C function behind two Python layers (the array-function
-# dispatch and the axis check), which cost more than counting a block's flags: the executor asks it
-# at every access, barrier and loop iteration.
-# (numpy's own module, not its public API: where a numpy release moves it, the public function,
-# which gives the same answers, is taken instead)
-try:    # numpy >= 2
-    from numpy._core.multiarray import count_nonzero as _count_nonzero
-except ImportError:
-    try:    # numpy 1.x
-        from numpy.core.multiarray import count_nonzero as _count_nonzero
-    except ImportError:
-        _count_nonzero = np.count_nonzero
 
 BLOCK_BARRIERS = frozenset({"syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or", "cg_sync"})
 GRID_BARRIER = "grid_sync"

@@ -26,6 +26,19 @@ import numpy as np
 from kernelscope import symbolic as sx
 from kernelscope.records import record
 
+# np.count_nonzero(a) without an axis is this C function behind two Python layers (the array-function
+# dispatch and the axis check), which cost more than counting a block's flags: the sync executor asks
+# it at every access, barrier and loop iteration, the memory analysis of its masks.
+# (numpy's own module, not its public API: where a numpy release moves it, the public function,
+# which gives the same answers, is taken instead)
+try:    # numpy >= 2
+    from numpy._core.multiarray import count_nonzero
+except ImportError:
+    try:    # numpy 1.x
+        from numpy.core.multiarray import count_nonzero
+    except ImportError:
+        count_nonzero = np.count_nonzero
+
 WARP_SIZE = 32                     # lanes per warp
 # Values for parameters nobody bound: large, and multiples of 64 elements, as real sizes usually are.
 # Two different ones tell whether a quantity depends on the parameter.
@@ -336,7 +349,7 @@ class Lanes:
         mask = self._masks.get(key)
         if mask is None:
             mask = self._known(conditions, key)
-            if not np.count_nonzero(mask) and \
+            if not count_nonzero(mask) and \
                     any(name not in self.env for c in conditions for name in sx.free_names(c.expr)):
                 # see condition_mask: undecided when only the stand-ins make every thread fail
                 # (count_nonzero: mask.any() without its Python layers)
@@ -386,7 +399,7 @@ class Lanes:
             if truth is not None:
                 # (on booleans, mask > truth is mask & ~truth in one operation)
                 mask = mask > truth if condition.negated else mask & truth
-        if not np.count_nonzero(mask) and any(name not in env for c in conditions for name in sx.free_names(c.expr)):
+        if not count_nonzero(mask) and any(name not in env for c in conditions for name in sx.free_names(c.expr)):
             # see condition_mask (count_nonzero: mask.any() without its Python layers)
             return self.mask_in([c for c in conditions if all(n in env for n in sx.free_names(c.expr))], env, changed)
         return mask

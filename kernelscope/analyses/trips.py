@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from kernelscope.analyses.loops import COUNTED_LIMIT, uniform_values
-from kernelscope.analyses.threads import UNEVALUABLE, Lanes, evaluate_per_thread
+from kernelscope.analyses.threads import UNEVALUABLE, Lanes, count_nonzero, evaluate_per_thread
 from kernelscope.symbolic import Expr, structure_key
 
 # value combinations of the loops around a condition evaluated for one statement's execution count:
@@ -49,7 +49,7 @@ def trip_count(loop, env: dict, slots: int, active: np.ndarray, per_thread=None)
         step = per_thread(loop.step)
     except UNEVALUABLE:
         return None
-    if not np.count_nonzero(active):
+    if not count_nonzero(active):
         return 0.0
     start, bound, step = start[active], bound[active], step[active]
     op = loop.step_op
@@ -77,7 +77,7 @@ def _uniform_trip_count(loop, env: dict, slots: int, active: np.ndarray):
     if shared is None or shared is _GENERAL:
         return shared
     start, bound, step = shared
-    if not np.count_nonzero(active):
+    if not count_nonzero(active):
         return 0.0
     if loop.step_op == "+":
         count = _arithmetic_count(start, bound, step, loop.compare)
@@ -119,7 +119,7 @@ def _strided_trip_count(loop, env: dict, active: np.ndarray, per_thread):
         return None
     if not _small_ints((bound, step)):
         return _GENERAL
-    if not np.count_nonzero(active):
+    if not count_nonzero(active):
         return 0.0
     start = start[active]
     if step == 0:
@@ -202,7 +202,7 @@ def _loop_values(loop, env: dict, slots: int, active: np.ndarray, per_thread=Non
         if shared is None:
             return None
         if shared is not _GENERAL:
-            if not np.count_nonzero(active):
+            if not count_nonzero(active):
                 return None
             return uniform_values(*shared, loop.step_op, loop.compare)
     if per_thread is None:
@@ -229,7 +229,7 @@ class ExecWeights:
         self.active = active
         self.lanes = Lanes(env, slots, active)
         # for _active_share: how many slots are real threads, and whether all are (whole warps)
-        self._active_count = np.count_nonzero(active)
+        self._active_count = count_nonzero(active)
         self._all_active = self._active_count == active.size
         self._active_bytes = None       # active.tobytes(), made when _in_env first needs it
         self._cache: dict[int, float | None] = {}
@@ -346,7 +346,7 @@ class ExecWeights:
         if self._all_active:
             return _share(mask)
         count = self._active_count
-        return np.count_nonzero(mask & self.active) / count if count else 0.0
+        return count_nonzero(mask & self.active) / count if count else 0.0
 
     def _undecided_arms(self, conditions) -> int:
         """How many of `conditions` are if/else arms whose test cannot be evaluated."""
@@ -417,7 +417,7 @@ def _per_loops(kept: dict, loops, compute):
 def _share(mask: np.ndarray) -> float:
     """The share of True lanes in a boolean mask (0 for no lanes): the same float as mask.mean(),
     which divides the same two integers, at a fraction of np.mean's Python-level cost."""
-    return np.count_nonzero(mask) / mask.size if mask.size else 0.0
+    return count_nonzero(mask) / mask.size if mask.size else 0.0
 
 
 def _format(value: float) -> str:
