@@ -380,10 +380,8 @@ class Memo:
         self.entries: dict = {}
         self.names: dict = {}        # id(what) -> (what, varying names read or None, as many _ABSENTs,
                                      #              whether it reads blockIdx)
-        # what `BlockRun.evaluate` found failing, shared by the blocks, which have the same names
-        # bound (blockIdx differs in value only): id(expression) -> (it, {names missing when it
-        # failed}), and id(expression) -> it for those that can never be evaluated
-        self.unbound: dict = {}
+        # what `BlockRun.evaluate` found can never be evaluated while this analysis' blocks run
+        # (they have the same names bound: blockIdx differs in value only): id(expression) -> it
         self.hopeless: dict = {}
 
     def recall(self, what, env: dict, block, compute, *args, also=None):
@@ -451,6 +449,30 @@ def _loops_under(node: LoopNode) -> list:
         if type(child) is LoopNode:
             loops += _loops_under(child)
     return loops
+
+
+class UnboundFailures(dict):
+    """Expressions that failed to evaluate for want of names, by structure: structure key -> {the
+    names missing when it failed}. Which nodes an evaluation reaches depends only on which names are
+    bound (a name's default is evaluated when it has no value), so an expression built alike fails
+    again whenever the same of its names are missing, and raising `Unbound` up its evaluation
+    costs several times as much as asking. (An evaluation that first met a value it cannot use,
+    not a missing name, raises something else and is not recorded; the expression has no value
+    either way.) Shared by every analysis: kernels build the same conditions and addresses on the
+    same unbound sizes (`i < n`); the oldest keys go first."""
+
+    LIMIT = 4096
+
+    def add(self, key: int, missing: frozenset) -> None:
+        failed = self.get(key)
+        if failed is None:
+            if len(self) >= self.LIMIT:
+                del self[next(iter(self))]
+            failed = self[key] = set()
+        failed.add(missing)
+
+
+UNBOUND_FAILURES = UnboundFailures()
 
 
 class _Writes(dict):
@@ -909,7 +931,7 @@ class BlockRun:
         self.steps = 0
         self.memo = memo if memo is not None else Memo(varying_names(tree))
         self.block = tuple(env.get(f"blockIdx.{axis}") for axis in "xyz")
-        self.unbound = self.memo.unbound  # what failed to evaluate, for every block (see `evaluate`)
+        self.unbound = UNBOUND_FAILURES   # what failed to evaluate, by structure (see `evaluate`)
         self.node_kinds: dict = {}        # see batched_trips.values_for_trips
         self.hopeless = self.memo.hopeless
         self.mask_checks: dict = {}       # id(intrinsic record) -> its last `mask_problem`
@@ -1544,26 +1566,31 @@ class BlockRun:
         value is not evaluated again while the same of its names are missing: which nodes an
         evaluation reaches depends on which names are bound, not on their values, so it fails again
         (a condition on an unbound size in a loop would otherwise raise once per iteration, and once
-        more in every block: the record is the memo's, which all blocks share)."""
+        more in every block and every kernel that builds it alike: see `UnboundFailures`)."""
         if not isinstance(expr, sx.Expr) or expr.has_load():
             return per_thread(expr, env, self.space.size)
-        failed = self.unbound.get(id(expr))
-        if failed is not None and frozenset(expr.symbols() - env.keys()) in failed[1]:
-            return None
+        failed = self.unbound.get(expr._key)
+        if failed is not None:
+            missing = frozenset(expr.symbols() - env.keys())
+            if missing in failed:
+                self.unbound_for_good(expr, missing)
+                return None
         try:
             value = expr.evaluate(env)
         except sx.Unbound:
-            if failed is None:
-                failed = self.unbound[id(expr)] = (expr, set())    # keeps the expression, and its identity, alive
             missing = frozenset(expr.symbols() - env.keys())
-            failed[1].add(missing)
-            if missing.isdisjoint(self.memo.varying):
-                # only loops bind names while a block runs: these stay missing, and it fails for good
-                self.hopeless[id(expr)] = expr
+            self.unbound.add(expr._key, missing)
+            self.unbound_for_good(expr, missing)
             return None
         except UNEVALUABLE:
             return None
         return one_per_thread(value, self.space.size)
+
+    def unbound_for_good(self, expr, missing: frozenset) -> None:
+        """Notes `expr`, which failed for want of the `missing` names, as hopeless when no loop binds
+        them: only loops bind names while a block runs, so they stay missing, and it fails for good."""
+        if missing.isdisjoint(self.memo.varying):
+            self.hopeless[id(expr)] = expr
 
     # -- events ----------------------------------------------------------------------------------
     def execute(self, step: Step) -> None:
