@@ -6,8 +6,12 @@ not."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from kernelscope import symbolic as sx
@@ -117,3 +121,67 @@ def test_a_full_record_lets_the_oldest_go(monkeypatch, limit):
         record.add(key, frozenset({"n", "w"}))
     assert list(record) == list(range(10 - limit, 10))
     assert record[9] == {frozenset({"n"}), frozenset({"n", "w"})}
+
+
+# ---- _unique: np.unique without its Python layers (and without importing numpy.ma)
+
+def _arrays():
+    rng = np.random.default_rng(22)
+    yield np.array([], dtype=np.int64)
+    yield np.array([5], dtype=np.int64)
+    yield np.full(64, 7, dtype=np.int64)
+    yield np.arange(100, dtype=np.int64)[::-1]
+    for size in (2, 3, 31, 256, 1000):
+        for high in (2, 40, 1 << 40):
+            yield rng.integers(-high, high, size=size, dtype=np.int64)
+    yield np.nonzero(rng.random((20, 20)) < 0.2)[0]     # (intp, as _compared_pairs passes)
+
+
+def _broken_unique(values):
+    """A broken variant: distinct values in the order they first occur."""
+    _, first = np.unique(values, return_index=True)
+    return values[np.sort(first)]
+
+
+@pytest.mark.parametrize("unique", [sync._unique, pytest.param(_broken_unique, marks=pytest.mark.xfail(strict=True))])
+def test_unique_is_np_unique(unique):
+    for values in _arrays():
+        kept = values.copy()
+        found = unique(values)
+        expected = np.unique(values)
+        assert found.dtype == expected.dtype and np.array_equal(found, expected)
+        assert np.array_equal(values, kept)      # (the input is not sorted in place)
+
+
+def test_unique_answers_as_np_unique_on_the_analyses_arrays(monkeypatch):
+    asked = []
+    unique = sync._unique
+
+    def compared(values):
+        found = unique(values)
+        expected = np.unique(values)
+        asked.append(found.dtype == expected.dtype and np.array_equal(found, expected))
+        return found
+
+    monkeypatch.setattr(sync, "_unique", compared)
+    for bindings, grid in SETTINGS:
+        for kernel in _kernels():
+            sync.analyze(kernel, (256, 1, 1), bindings, grid=grid)
+    assert len(asked) > 50 and all(asked)
+
+
+def test_the_sync_analysis_imports_no_numpy_ma():
+    """(numpy 2 imports numpy.ma at np.unique's first call: about 47 M instructions of a fresh process)"""
+    script = f"""
+import sys
+from kernelscope.analyses import sync
+from kernelscope.frontend import parse_file
+for path in {FILES!r}:
+    for kernel in parse_file(open(path).read(), path).kernels:
+        for grid in (None, (3, 1, 1)):
+            sync.analyze(kernel, (256, 1, 1), {{}}, grid=grid)
+print("numpy.ma" in sys.modules)
+"""
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.stdout.strip() == "False"

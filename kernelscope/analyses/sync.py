@@ -1900,7 +1900,7 @@ def races_within(instances: list[Instance], space: ThreadSpace, memory: str = "s
         racy = _racy_words(table)
         if not racy.size:
             continue
-        involved = set(np.unique(table["instance"][np.isin(table["word"], racy)]).tolist())
+        involved = set(_unique(table["instance"][np.isin(table["word"], racy)]).tolist())
         # Naming the racing pairs is quadratic; a generated kernel with thousands of accesses in one
         # interval gets its races named among the first accesses only (that it races is known).
         candidates = [instance for k, instance in enumerate(group) if k in involved]
@@ -2155,7 +2155,7 @@ def _racy_words(table: dict) -> np.ndarray:
         if atomic.any():
             racy |= _pair_exists(starts, atomic, kinds == LOAD, rows[between])
         found.append(rows["word"][starts[racy]])
-    return np.unique(np.concatenate(found))
+    return _unique(np.concatenate(found))
 
 
 def _conflict(first: Instance, second: Instance, space: ThreadSpace, ordered_by_syncwarp: bool) -> str | None:
@@ -2311,7 +2311,7 @@ def _compared_pairs(firsts: list, seconds: list, uniform: dict) -> np.ndarray:
     compared = ~(flags(firsts, "load")[:, None] & flags(seconds, "load")[None, :])
     compared &= ~(flags(firsts, "atomic")[:, None] & flags(seconds, "atomic")[None, :])
     same = np.array([id(access) for access in firsts])[:, None] == np.array([id(access) for access in seconds])
-    for i in np.unique(np.nonzero(same)[0]).tolist():
+    for i in _unique(np.nonzero(same)[0]).tolist():
         access = firsts[i]
         stores_one = uniform.get(id(access))
         if stores_one is None:
@@ -2322,10 +2322,25 @@ def _compared_pairs(firsts: list, seconds: list, uniform: dict) -> np.ndarray:
 
 
 def _distinct(words: np.ndarray) -> np.ndarray:
-    """np.unique(words), without its sort when they already rise strictly (a coalesced access)."""
+    """_unique(words), without its sort when they already rise strictly (a coalesced access)."""
     if words.size < 2 or _count_nonzero(words[1:] <= words[:-1]):
-        return np.unique(words)
+        return _unique(words)
     return words
+
+
+def _unique(values: np.ndarray) -> np.ndarray:
+    """np.unique(values) of a 1-D array of integers: its distinct values, rising. np.unique gets
+    there through several Python layers, and its first call in a process imports numpy.ma (numpy 2
+    asks whether the array is masked): about 47 M instructions, which a fresh process analysing the
+    realistic file or the real programs spent on nothing else (nothing else imports numpy.ma)."""
+    ordered = values.copy()
+    ordered.sort()
+    if ordered.size < 2:
+        return ordered
+    starts = np.empty(ordered.size, dtype=bool)     # where each run of equal values starts
+    starts[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=starts[1:])
+    return ordered[starts]
 
 
 def _sharing_words(firsts: list, seconds: list) -> np.ndarray:
