@@ -185,3 +185,34 @@ print("numpy.ma" in sys.modules)
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True,
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert done.stdout.strip() == "False"
+
+
+# ---- the blockIdx axes a kernel reads are asked only where blocks are compared
+
+def test_block_axes_are_asked_only_where_blocks_are_compared(monkeypatch):
+    asked = []
+    axes_read = sync._block_axes_read
+
+    def counted(kernel):
+        asked.append(kernel)
+        return axes_read(kernel)
+
+    monkeypatch.setattr(sync, "_block_axes_read", counted)
+    runs = []
+    run = sync.BlockRun.run
+
+    def noted(self):
+        runs.append(self.block)
+        return run(self)
+
+    monkeypatch.setattr(sync.BlockRun, "run", noted)
+    for kernel in _kernels():
+        if not sync._has_synchronization(kernel):
+            continue
+        for grid, assumed in ((None, True), (None, False), ((3, 2, 1), False)):
+            del asked[:], runs[:]
+            sync.analyze(kernel, (256, 1, 1), {}, grid=grid, block_assumed=assumed)
+            assert len(asked) == (0 if assumed else 1)
+            if grid is None:
+                # block 0, and its neighbours along the axes read where blocks are compared
+                assert runs == ([(0, 0, 0)] if assumed else sync._blocks_without_grid(axes_read(kernel)))

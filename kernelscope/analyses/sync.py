@@ -2627,15 +2627,16 @@ def analyze(kernel, block=(256, 1, 1), bindings: dict | None = None, grid=None,
     found = Findings()
     grid = _grid(bindings)
     base_env = {**bindings, **space.env}
-    axes = _block_axes_read(kernel)
+    # (which blockIdx axes the kernel reads is asked only where blocks are compared: most kernels
+    # come without a launch, and block 0 alone is executed)
     if grid is None and block_assumed:
         # nothing to compare blocks with: block 0 stands for the races inside a block
         found.note("grid unknown: block 0 executed, conditions on gridDim judged symbolically")
         blocks = [(0, 0, 0)]
     elif grid is None:
         found.note("grid unknown: block 0 and its neighbours executed, conditions on gridDim judged symbolically")
-        blocks = _blocks_without_grid(axes)
-    elif axes:
+        blocks = _blocks_without_grid(_block_axes_read(kernel))
+    elif _block_axes_read(kernel):
         blocks = _blocks(grid)
     else:
         # every block does the same: two of them show whether they collide
