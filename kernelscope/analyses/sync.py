@@ -2642,12 +2642,11 @@ def analyze(kernel, block=(256, 1, 1), bindings: dict | None = None, grid=None,
         # every block does the same: two of them show whether they collide
         blocks = _blocks(grid)[:2]
     atomic_calls = {(c.line, c.column): c for c in kernel.calls if c.name.startswith("atomic")}
-    granules = _granules(kernel)
+    granules = _granules(kernel) if not block_assumed else None    # (None: blocks are not compared)
     memo = Memo(varying_names(tree))
     for index in blocks:
         env = {**base_env, "blockIdx.x": index[0], "blockIdx.y": index[1], "blockIdx.z": index[2]}
-        BlockRun(tree, space, env, exit_lines, shapes, found, atomic_calls, granules if not block_assumed else None,
-                 memo).run()
+        BlockRun(tree, space, env, exit_lines, shapes, found, atomic_calls, granules, memo).run()
     if block_assumed:
         found.note("block shape assumed: blocks not compared with each other")
     else:
