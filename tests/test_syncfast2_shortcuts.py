@@ -216,3 +216,11 @@ def test_block_axes_are_asked_only_where_blocks_are_compared(monkeypatch):
             if grid is None:
                 # block 0, and its neighbours along the axes read where blocks are compared
                 assert runs == ([(0, 0, 0)] if assumed else sync._blocks_without_grid(axes_read(kernel)))
+
+
+def test_program_order_sorts_by_walk_position():
+    for kernel in _kernels():
+        events = sync.program_order(kernel)
+        expected = sorted(events, key=lambda e: sync._walk_position(e.record))
+        assert [id(e.record) for e in events] == [id(e.record) for e in expected]
+        assert [sync._EVENT_POSITION(e) for e in events] == [sync._walk_position(e.record) for e in events]

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from dataclasses import field
 from itertools import product
+from operator import attrgetter
 
 import numpy as np
 
@@ -253,7 +254,7 @@ def program_order(kernel) -> list[Event]:
     also places code inlined from helpers at its call site); records without one sort by position."""
     events = [Event("access", a) for a in kernel.accesses] + [Event("barrier", b) for b in kernel.barriers] + \
         [Event("call", c) for c in kernel.calls] + [Event("return", r) for r in kernel.early_returns]
-    return sorted(events, key=lambda e: _walk_position(e.record))
+    return sorted(events, key=_EVENT_POSITION)
 
 
 def loop_tree(events: list[Event]) -> list:
@@ -2386,6 +2387,10 @@ def _block_name(index) -> str:
 
 def _walk_position(record) -> tuple:
     return (record.seq, record.line, record.column)
+
+
+# `_walk_position` of an event's record, as a key in C (program_order sorts every kernel's records)
+_EVENT_POSITION = attrgetter("record.seq", "record.line", "record.column")
 
 
 def _hand_out_slots(array: str, addresses: np.ndarray, amounts: np.ndarray, active: np.ndarray, results: np.ndarray,
