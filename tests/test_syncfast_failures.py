@@ -1,4 +1,4 @@
-"""The sync executor's blocks share what failed to evaluate (`Memo.unbound`, `Memo.hopeless`): every
+"""The sync executor's blocks share what failed to evaluate (`UnboundFailures`, `Memo.hopeless`): every
 block has the same names bound, so an expression that failed for want of some names in one block
 fails in the next as well. These compare the results with each block finding its own failures,
 the way it did before, and check that the later blocks do ask the shared record. The loops that
@@ -50,7 +50,7 @@ def _failures_per_block(monkeypatch):
 
     def own_records(self, *args, **kwargs):
         init(self, *args, **kwargs)
-        self.unbound, self.hopeless = {}, {}
+        self.unbound, self.hopeless = sync.UnboundFailures(), {}
 
     monkeypatch.setattr(sync.BlockRun, "__init__", own_records)
 
@@ -81,6 +81,7 @@ def _unbound_raised(monkeypatch, kernel) -> int:
 
     with monkeypatch.context() as patch:
         patch.setattr(sx.Expr, "evaluate", counted)
+        patch.setattr(sync, "UNBOUND_FAILURES", sync.UnboundFailures())    # (what earlier tests found aside)
         sync.analyze(kernel, (256, 1, 1), {}, grid=(3, 1, 1))
     return raised[0]
 

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from dataclasses import field
 from itertools import product
+from operator import attrgetter
 
 import numpy as np
 
@@ -253,7 +254,7 @@ def program_order(kernel) -> list[Event]:
     also places code inlined from helpers at its call site); records without one sort by position."""
     events = [Event("access", a) for a in kernel.accesses] + [Event("barrier", b) for b in kernel.barriers] + \
         [Event("call", c) for c in kernel.calls] + [Event("return", r) for r in kernel.early_returns]
-    return sorted(events, key=lambda e: _walk_position(e.record))
+    return sorted(events, key=_EVENT_POSITION)
 
 
 def loop_tree(events: list[Event]) -> list:
@@ -380,10 +381,8 @@ class Memo:
         self.entries: dict = {}
         self.names: dict = {}        # id(what) -> (what, varying names read or None, as many _ABSENTs,
                                      #              whether it reads blockIdx)
-        # what `BlockRun.evaluate` found failing, shared by the blocks, which have the same names
-        # bound (blockIdx differs in value only): id(expression) -> (it, {names missing when it
-        # failed}), and id(expression) -> it for those that can never be evaluated
-        self.unbound: dict = {}
+        # what `BlockRun.evaluate` found can never be evaluated while this analysis' blocks run
+        # (they have the same names bound: blockIdx differs in value only): id(expression) -> it
         self.hopeless: dict = {}
 
     def recall(self, what, env: dict, block, compute, *args, also=None):
@@ -451,6 +450,30 @@ def _loops_under(node: LoopNode) -> list:
         if type(child) is LoopNode:
             loops += _loops_under(child)
     return loops
+
+
+class UnboundFailures(dict):
+    """Expressions that failed to evaluate for want of names, by structure: structure key -> {the
+    names missing when it failed}. Which nodes an evaluation reaches depends only on which names are
+    bound (a name's default is evaluated when it has no value), so an expression built alike fails
+    again whenever the same of its names are missing, and raising `Unbound` up its evaluation
+    costs several times as much as asking. (An evaluation that first met a value it cannot use,
+    not a missing name, raises something else and is not recorded; the expression has no value
+    either way.) Shared by every analysis: kernels build the same conditions and addresses on the
+    same unbound sizes (`i < n`); the oldest keys go first."""
+
+    LIMIT = 4096
+
+    def add(self, key: int, missing: frozenset) -> None:
+        failed = self.get(key)
+        if failed is None:
+            if len(self) >= self.LIMIT:
+                del self[next(iter(self))]
+            failed = self[key] = set()
+        failed.add(missing)
+
+
+UNBOUND_FAILURES = UnboundFailures()
 
 
 class _Writes(dict):
@@ -909,7 +932,7 @@ class BlockRun:
         self.steps = 0
         self.memo = memo if memo is not None else Memo(varying_names(tree))
         self.block = tuple(env.get(f"blockIdx.{axis}") for axis in "xyz")
-        self.unbound = self.memo.unbound  # what failed to evaluate, for every block (see `evaluate`)
+        self.unbound = UNBOUND_FAILURES   # what failed to evaluate, by structure (see `evaluate`)
         self.node_kinds: dict = {}        # see batched_trips.values_for_trips
         self.hopeless = self.memo.hopeless
         self.mask_checks: dict = {}       # id(intrinsic record) -> its last `mask_problem`
@@ -1544,26 +1567,31 @@ class BlockRun:
         value is not evaluated again while the same of its names are missing: which nodes an
         evaluation reaches depends on which names are bound, not on their values, so it fails again
         (a condition on an unbound size in a loop would otherwise raise once per iteration, and once
-        more in every block: the record is the memo's, which all blocks share)."""
+        more in every block and every kernel that builds it alike: see `UnboundFailures`)."""
         if not isinstance(expr, sx.Expr) or expr.has_load():
             return per_thread(expr, env, self.space.size)
-        failed = self.unbound.get(id(expr))
-        if failed is not None and frozenset(expr.symbols() - env.keys()) in failed[1]:
-            return None
+        failed = self.unbound.get(expr._key)
+        if failed is not None:
+            missing = frozenset(expr.symbols() - env.keys())
+            if missing in failed:
+                self.unbound_for_good(expr, missing)
+                return None
         try:
             value = expr.evaluate(env)
         except sx.Unbound:
-            if failed is None:
-                failed = self.unbound[id(expr)] = (expr, set())    # keeps the expression, and its identity, alive
             missing = frozenset(expr.symbols() - env.keys())
-            failed[1].add(missing)
-            if missing.isdisjoint(self.memo.varying):
-                # only loops bind names while a block runs: these stay missing, and it fails for good
-                self.hopeless[id(expr)] = expr
+            self.unbound.add(expr._key, missing)
+            self.unbound_for_good(expr, missing)
             return None
         except UNEVALUABLE:
             return None
         return one_per_thread(value, self.space.size)
+
+    def unbound_for_good(self, expr, missing: frozenset) -> None:
+        """Notes `expr`, which failed for want of the `missing` names, as hopeless when no loop binds
+        them: only loops bind names while a block runs, so they stay missing, and it fails for good."""
+        if missing.isdisjoint(self.memo.varying):
+            self.hopeless[id(expr)] = expr
 
     # -- events ----------------------------------------------------------------------------------
     def execute(self, step: Step) -> None:
@@ -1873,7 +1901,7 @@ def races_within(instances: list[Instance], space: ThreadSpace, memory: str = "s
         racy = _racy_words(table)
         if not racy.size:
             continue
-        involved = set(np.unique(table["instance"][np.isin(table["word"], racy)]).tolist())
+        involved = set(_unique(table["instance"][np.isin(table["word"], racy)]).tolist())
         # Naming the racing pairs is quadratic; a generated kernel with thousands of accesses in one
         # interval gets its races named among the first accesses only (that it races is known).
         candidates = [instance for k, instance in enumerate(group) if k in involved]
@@ -2128,7 +2156,7 @@ def _racy_words(table: dict) -> np.ndarray:
         if atomic.any():
             racy |= _pair_exists(starts, atomic, kinds == LOAD, rows[between])
         found.append(rows["word"][starts[racy]])
-    return np.unique(np.concatenate(found))
+    return _unique(np.concatenate(found))
 
 
 def _conflict(first: Instance, second: Instance, space: ThreadSpace, ordered_by_syncwarp: bool) -> str | None:
@@ -2284,7 +2312,7 @@ def _compared_pairs(firsts: list, seconds: list, uniform: dict) -> np.ndarray:
     compared = ~(flags(firsts, "load")[:, None] & flags(seconds, "load")[None, :])
     compared &= ~(flags(firsts, "atomic")[:, None] & flags(seconds, "atomic")[None, :])
     same = np.array([id(access) for access in firsts])[:, None] == np.array([id(access) for access in seconds])
-    for i in np.unique(np.nonzero(same)[0]).tolist():
+    for i in _unique(np.nonzero(same)[0]).tolist():
         access = firsts[i]
         stores_one = uniform.get(id(access))
         if stores_one is None:
@@ -2295,10 +2323,25 @@ def _compared_pairs(firsts: list, seconds: list, uniform: dict) -> np.ndarray:
 
 
 def _distinct(words: np.ndarray) -> np.ndarray:
-    """np.unique(words), without its sort when they already rise strictly (a coalesced access)."""
+    """_unique(words), without its sort when they already rise strictly (a coalesced access)."""
     if words.size < 2 or _count_nonzero(words[1:] <= words[:-1]):
-        return np.unique(words)
+        return _unique(words)
     return words
+
+
+def _unique(values: np.ndarray) -> np.ndarray:
+    """np.unique(values) of a 1-D array of integers: its distinct values, rising. np.unique gets
+    there through several Python layers, and its first call in a process imports numpy.ma (numpy 2
+    asks whether the array is masked): about 47 M instructions, which a fresh process analysing the
+    realistic file or the real programs spent on nothing else (nothing else imports numpy.ma)."""
+    ordered = values.copy()
+    ordered.sort()
+    if ordered.size < 2:
+        return ordered
+    starts = np.empty(ordered.size, dtype=bool)     # where each run of equal values starts
+    starts[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=starts[1:])
+    return ordered[starts]
 
 
 def _sharing_words(firsts: list, seconds: list) -> np.ndarray:
@@ -2344,6 +2387,10 @@ def _block_name(index) -> str:
 
 def _walk_position(record) -> tuple:
     return (record.seq, record.line, record.column)
+
+
+# `_walk_position` of an event's record, as a key in C (program_order sorts every kernel's records)
+_EVENT_POSITION = attrgetter("record.seq", "record.line", "record.column")
 
 
 def _hand_out_slots(array: str, addresses: np.ndarray, amounts: np.ndarray, active: np.ndarray, results: np.ndarray,
@@ -2585,26 +2632,26 @@ def analyze(kernel, block=(256, 1, 1), bindings: dict | None = None, grid=None,
     found = Findings()
     grid = _grid(bindings)
     base_env = {**bindings, **space.env}
-    axes = _block_axes_read(kernel)
+    # (which blockIdx axes the kernel reads is asked only where blocks are compared: most kernels
+    # come without a launch, and block 0 alone is executed)
     if grid is None and block_assumed:
         # nothing to compare blocks with: block 0 stands for the races inside a block
         found.note("grid unknown: block 0 executed, conditions on gridDim judged symbolically")
         blocks = [(0, 0, 0)]
     elif grid is None:
         found.note("grid unknown: block 0 and its neighbours executed, conditions on gridDim judged symbolically")
-        blocks = _blocks_without_grid(axes)
-    elif axes:
+        blocks = _blocks_without_grid(_block_axes_read(kernel))
+    elif _block_axes_read(kernel):
         blocks = _blocks(grid)
     else:
         # every block does the same: two of them show whether they collide
         blocks = _blocks(grid)[:2]
     atomic_calls = {(c.line, c.column): c for c in kernel.calls if c.name.startswith("atomic")}
-    granules = _granules(kernel)
+    granules = _granules(kernel) if not block_assumed else None    # (None: blocks are not compared)
     memo = Memo(varying_names(tree))
     for index in blocks:
         env = {**base_env, "blockIdx.x": index[0], "blockIdx.y": index[1], "blockIdx.z": index[2]}
-        BlockRun(tree, space, env, exit_lines, shapes, found, atomic_calls, granules if not block_assumed else None,
-                 memo).run()
+        BlockRun(tree, space, env, exit_lines, shapes, found, atomic_calls, granules, memo).run()
     if block_assumed:
         found.note("block shape assumed: blocks not compared with each other")
     else:
