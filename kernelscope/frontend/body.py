@@ -35,6 +35,7 @@ _OPERATOR_TOKENS = frozenset(("+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^"
                               "&&", "||"))
 # named nodes in statement position that are not expressions either (nothing to record)
 _FOLDLESS = sx._FOLDLESS    # expression classes that sx.binary never folds (a Binary of two is built as is)
+_BINARY_NODES = sx._BINARY_NODES    # Binary nodes by structure (see sx.shared_binary)
 _NOT_EXPRESSIONS = frozenset(("comment", "break_statement", "continue_statement", "goto_statement", ";",
                               "type_definition", "alias_declaration", "using_declaration",
                               "static_assert_declaration", "ERROR"))
@@ -777,7 +778,9 @@ class Walker:
         if operator not in sx.BINARY_OPERATORS:
             return None, sx.Opaque(operator, (left_expr, right_expr)), ctype, None
         if left_expr.__class__ in _FOLDLESS and right_expr.__class__ in _FOLDLESS:
-            return None, sx.Binary(operator, left_expr, right_expr), ctype, None    # what sx.binary builds for them
+            # what sx.binary gives for them: sx.shared_binary, its lookup written out
+            expr = _BINARY_NODES.get((operator, left_expr._key, right_expr._key))
+            return None, expr if expr is not None else sx.shared_binary(operator, left_expr, right_expr), ctype, None
         return None, sx.binary(operator, left_expr, right_expr), ctype, None
 
     def _operand(self, node, depth):
