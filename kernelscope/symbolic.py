@@ -732,7 +732,8 @@ _MAX_BINARY_NODES = 1 << 15
 
 
 def shared_binary(op: str, left: Expr, right: Expr) -> Binary:
-    """Binary(op, left, right), or the node built before with the same structure."""
+    """Binary(op, left, right), or the node built before with the same structure. For operands of
+    the classes in _SHAREABLE only: a subclass (such as a test's) has the structure key of its class."""
     signature = (op, left._key, right._key)
     node = _BINARY_NODES.get(signature)
     if node is None:
@@ -740,6 +741,9 @@ def shared_binary(op: str, left: Expr, right: Expr) -> Binary:
             _BINARY_NODES.clear()
         node = _BINARY_NODES[signature] = Binary(op, left, right)
     return node
+
+
+_SHAREABLE = _FOLDLESS | {Const}     # the operand classes whose structure key tells them apart
 
 
 def binary(op: str, left, right) -> Expr:
@@ -756,7 +760,7 @@ def binary(op: str, left, right) -> Expr:
     if not right_const and not isinstance(right, Expr):
         right, right_const = Const(right), True
     if not (left_const or right_const):
-        return shared_binary(op, left, right)
+        return Binary(op, left, right)      # (an operand of a subclass: not shared)
     if left_const and right_const:
         try:
             return Const(apply_binary(op, left.value, right.value))
@@ -781,7 +785,9 @@ def binary(op: str, left, right) -> Expr:
             return Const(0)
     if op in ("/", ">>") and right_const and right_value == (1 if op == "/" else 0):
         return left
-    return shared_binary(op, left, right)
+    if left.__class__ in _SHAREABLE and right.__class__ in _SHAREABLE:
+        return shared_binary(op, left, right)
+    return Binary(op, left, right)
 
 
 _INT64_LIMIT = 1 << 63

@@ -130,3 +130,15 @@ def test_a_table_that_outlives_its_file_is_caught(monkeypatch):
     monkeypatch.setattr(sx, "forget_unions", sx._UNIONS.clear)
     paths = sorted((ROOT / "examples").glob("*.cu"))
     assert _read_after(paths, paths[0]) + _read_after(paths, paths[-1]) != []
+
+
+def test_an_operand_of_a_subclass_is_not_taken_for_its_class():
+    class Counted(sx.Sym):
+        pass
+
+    sx.forget_unions()
+    plain = sx.binary("*", sx.Sym("i"), 4)
+    counted = Counted("i")      # (the structure key of a Sym named i)
+    for node in (sx.binary("*", counted, 4), sx.binary("*", counted, sx.Sym("n"))):
+        assert node.left is counted
+    assert plain.left is not counted
