@@ -605,8 +605,10 @@ _MAX_UNIONS = 1 << 14
 
 
 def forget_unions() -> None:
-    """Start the table of _union afresh (the front end does, for every file it reads)."""
+    """Start the tables of _union and shared_binary afresh (the front end does, for every file it
+    reads: what one file's analysis finds never depends on the files read before it)."""
     _UNIONS.clear()
+    _BINARY_NODES.clear()
 
 
 def _union(a: frozenset, b: frozenset) -> frozenset:
@@ -718,11 +720,39 @@ def as_expr(value) -> Expr:
     return value if isinstance(value, Expr) else Const(value)
 
 
+# Binary nodes by structure, for one file (see forget_unions): (op, left's structure key, right's)
+# -> the node built so. A Binary of an operator and two operands built before is that node again:
+# building one costs about 20 times the lookup, and a third to a half of those the front end asks
+# for are repeats (index arithmetic written alike in several statements and kernels). Nodes never
+# change; the analyses' memos on a node (see analyses.threads._decided_by_stand_ins) are then
+# shared by the statements and kernels of one file that build it. Bounded like _STRUCTURES (keys
+# are never reused: a stale entry is only dead weight).
+_BINARY_NODES: dict = {}
+_MAX_BINARY_NODES = 1 << 15
+
+
+def shared_binary(op: str, left: Expr, right: Expr) -> Binary:
+    """Binary(op, left, right), or the node built before with the same structure. For operands of
+    the classes in _SHAREABLE only: a subclass (such as a test's) has the structure key of its class."""
+    signature = (op, left._key, right._key)
+    node = _BINARY_NODES.get(signature)
+    if node is None:
+        if len(_BINARY_NODES) >= _MAX_BINARY_NODES:
+            _BINARY_NODES.clear()
+        node = _BINARY_NODES[signature] = Binary(op, left, right)
+    return node
+
+
+_SHAREABLE = _FOLDLESS | {Const}     # the operand classes whose structure key tells them apart
+
+
 def binary(op: str, left, right) -> Expr:
     # (class tests written out rather than calls of as_expr or _is_const: the front end calls this
     # for nearly every operator it reads)
     if left.__class__ in _FOLDLESS and right.__class__ in _FOLDLESS:
-        return Binary(op, left, right)    # nothing to fold or simplify (most calls)
+        # nothing to fold or simplify (most calls): shared_binary, its lookup written out
+        node = _BINARY_NODES.get((op, left._key, right._key))
+        return node if node is not None else shared_binary(op, left, right)
     left_const = isinstance(left, Const)
     if not left_const and not isinstance(left, Expr):
         left, left_const = Const(left), True
@@ -730,7 +760,7 @@ def binary(op: str, left, right) -> Expr:
     if not right_const and not isinstance(right, Expr):
         right, right_const = Const(right), True
     if not (left_const or right_const):
-        return Binary(op, left, right)
+        return Binary(op, left, right)      # (an operand of a subclass: not shared)
     if left_const and right_const:
         try:
             return Const(apply_binary(op, left.value, right.value))
@@ -755,6 +785,8 @@ def binary(op: str, left, right) -> Expr:
             return Const(0)
     if op in ("/", ">>") and right_const and right_value == (1 if op == "/" else 0):
         return left
+    if left.__class__ in _SHAREABLE and right.__class__ in _SHAREABLE:
+        return shared_binary(op, left, right)
     return Binary(op, left, right)
 
 

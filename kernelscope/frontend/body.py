@@ -35,6 +35,7 @@ _OPERATOR_TOKENS = frozenset(("+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^"
                               "&&", "||"))
 # named nodes in statement position that are not expressions either (nothing to record)
 _FOLDLESS = sx._FOLDLESS    # expression classes that sx.binary never folds (a Binary of two is built as is)
+_BINARY_NODES = sx._BINARY_NODES    # Binary nodes by structure (see sx.shared_binary)
 _NOT_EXPRESSIONS = frozenset(("comment", "break_statement", "continue_statement", "goto_statement", ";",
                               "type_definition", "alias_declaration", "using_declaration",
                               "static_assert_declaration", "ERROR"))
@@ -352,7 +353,7 @@ class Walker:
                 node = node.named_children[-1] if node.named_children else None
             elif kind in _ARRAY_DECLARATOR_KINDS:
                 size_node = node.child_by_field_id(FIELD.size)
-                size = sx.try_constant(self.expression(size_node).expr) if size_node is not None else None
+                size = sx.try_constant(self._expr_of(size_node)) if size_node is not None else None
                 if size is not None and size < 0:
                     line, column = self._line_col(size_node.start_byte)
                     raise InvalidSource(line, column, f"array has a negative size ({size})")
@@ -418,10 +419,10 @@ class Walker:
         start = self.env.get(var).expr if var and var in self.env else None
         step, step_op = self._loop_step(update_node, var)
         assigned = self._enter_loop_variables(node, var, step, step_op)
-        condition = self.expression(condition_node) if condition_node is not None else Value(sx.Const(1))
+        condition = self._expr_of(condition_node) if condition_node is not None else sx.Const(1)
         bound, compare = _loop_bound(condition_node, var, self)
         thread_dependent = any(e is not None and e.thread_dependent for e in (start, bound, step)) or \
-            (bound is None and condition.expr.thread_dependent)
+            (bound is None and condition.thread_dependent)
         loop = Loop("for", line, var, start, bound, step, compare, None, unroll, len(self.loops) + 1, thread_dependent)
         loop.step_op = step_op
         self._run_loop(loop, body, update_node, assigned)
@@ -512,7 +513,7 @@ class Walker:
             operator = self._node_text(update_node.child_by_field_id(FIELD.operator))
             right = update_node.child_by_field_id(FIELD.right)
             recording, self.record = self.record, False
-            amount = self.expression(right).expr
+            amount = self._expr_of(right)
             self.record = recording
             if operator == "+=":
                 return amount, "+"
@@ -524,7 +525,7 @@ class Walker:
                 left_operand = self._node_text(right.child_by_field_id(FIELD.left))
                 op = self._node_text(right.child_by_field_id(FIELD.operator))
                 if left_operand == var and op in ("+", "-", "*", "/", ">>", "<<"):
-                    amount = self.expression(right.child_by_field_id(FIELD.right)).expr
+                    amount = self._expr_of(right.child_by_field_id(FIELD.right))
                     return (amount, "+") if op == "+" else (sx.binary("-", 0, amount), "+") if op == "-" else (amount, op)
         return None, None
 
@@ -777,7 +778,9 @@ class Walker:
         if operator not in sx.BINARY_OPERATORS:
             return None, sx.Opaque(operator, (left_expr, right_expr)), ctype, None
         if left_expr.__class__ in _FOLDLESS and right_expr.__class__ in _FOLDLESS:
-            return None, sx.Binary(operator, left_expr, right_expr), ctype, None    # what sx.binary builds for them
+            # what sx.binary gives for them: sx.shared_binary, its lookup written out
+            expr = _BINARY_NODES.get((operator, left_expr._key, right_expr._key))
+            return None, expr if expr is not None else sx.shared_binary(operator, left_expr, right_expr), ctype, None
         return None, sx.binary(operator, left_expr, right_expr), ctype, None
 
     def _operand(self, node, depth):
@@ -794,10 +797,24 @@ class Walker:
             return None, expr, ctype, None
         elif kind in _BINARY_KINDS:
             return self._binary_parts(node, depth + 1)
+        elif kind in _OPERAND_PARENTHESES and depth < MAX_EXPRESSION_DEPTH and node.named_child_count:
+            # `(a + b) * c`: the inner expression's parts, as expr_parenthesized_expression would
+            # give it through `expression` at depth + 1 (which passes the depth check there)
+            return self._operand(node.named_children[-1], depth + 1)
         else:
             handler = _EXPRESSION_BY_KIND.get(kind)
             value = handler(self, node, depth + 1, False) if handler is not None else self.expression(node, depth)
         return value, value.expr, value.ctype, value.pointer
+
+    def _expr_of(self, node, depth: int = 0) -> sx.Expr:
+        """expression(node, depth).expr, by _operand: without the Value that `expression` would
+        make only for its expression to be read (loop conditions, bounds and steps, subscripts'
+        indices, ternaries' conditions, array sizes). _operand(node, depth) reads a node as
+        expression(node, depth) does, but for the depth check, which is made here
+        (tests/test_walkfast2_expr_of.py)."""
+        if node is None or depth > MAX_EXPRESSION_DEPTH:
+            return self.expression(node, depth).expr
+        return self._operand(node, depth)[1]
 
     def _binary_general(self, node, depth) -> Value:
         """expr_binary_expression by the general path: each operand through `expression`."""
@@ -895,18 +912,18 @@ class Walker:
         return right
 
     def expr_conditional_expression(self, node, depth, whole_struct=False) -> Value:
-        condition = self.expression(node.child_by_field_id(FIELD.condition), depth)
+        condition = self._expr_of(node.child_by_field_id(FIELD.condition), depth)
         line, column = self._line_col(node.start_byte)
         if self.record:
-            self.scope.add(self.scope.branches, Branch(condition.expr, line, column, self.context(), "ternary", True))
-        self.conditions.append(Condition(condition.expr, line))
+            self.scope.add(self.scope.branches, Branch(condition, line, column, self.context(), "ternary", True))
+        self.conditions.append(Condition(condition, line))
         consequence = self.expression(node.child_by_field_id(FIELD.consequence), depth, whole_struct)
-        self.conditions[-1] = Condition(condition.expr, line, negated=True)
+        self.conditions[-1] = Condition(condition, line, negated=True)
         alternative = self.expression(node.child_by_field_id(FIELD.alternative), depth, whole_struct)
         self.conditions.pop()
         if consequence.pointer is not None:
             return consequence
-        return Value(sx.Select(condition.expr, consequence.expr, alternative.expr),
+        return Value(sx.Select(condition, consequence.expr, alternative.expr),
                      _promote(consequence.ctype, alternative.ctype))
 
     def expr_cast_expression(self, node, depth, whole_struct=False) -> Value:
@@ -1201,7 +1218,7 @@ class Walker:
                 if index_node is not None:
                     self.expression(index_node)
                 return None
-            index = self.expression(index_node)
+            index = self._expr_of(index_node)
             # (what _offset_pointer(base, index, "+").pointer is, without its Value)
             pointer = base.pointer
             dims = pointer.dims
@@ -1209,7 +1226,7 @@ class Walker:
             stride = element or 1
             for d in dims[1:]:
                 stride *= d if d else 1
-            offset = sx.binary("+", pointer.offset, sx.binary("*", index.expr, stride))
+            offset = sx.binary("+", pointer.offset, sx.binary("*", index, stride))
             return Pointer(pointer.base, pointer.space, offset, pointer.pointee, dims[1:] if len(dims) > 1 else ()), \
                 element or 4, pointer.pointee
         if kind in _POINTER_EXPRESSION_KINDS and self._node_text(node.child_by_field_id(FIELD.operator)) == "*":
@@ -1331,6 +1348,7 @@ _KIND_SETS = {
     "_BINARY_KINDS": ("binary_expression",),
     "_FIELD_EXPRESSION_KINDS": ("field_expression",),
     "_PARENTHESIZED_KINDS": ("parenthesized_expression",),
+    "_OPERAND_PARENTHESES": ("parenthesized_expression",),   # those _operand sees through (a test empties it)
     "_SUBSCRIPT_KINDS": ("subscript_expression",),
     "_POINTER_EXPRESSION_KINDS": ("pointer_expression",),
     "_NAME_KINDS": ("identifier", "field_identifier"),
@@ -1672,13 +1690,13 @@ def _loop_bound(condition_node, var, walker: Walker):
     try:
         source = walker._source     # (what the tree was parsed from: a slice is cheaper than .text)
         if left.type == "identifier" and source[left.start_byte:left.end_byte] == var:
-            return walker.expression(right).expr, operator
+            return walker._expr_of(right), operator
         if right.type == "identifier" and source[right.start_byte:right.end_byte] == var and operator in flipped:
-            return walker.expression(left).expr, flipped[operator]
+            return walker._expr_of(left), flipped[operator]
         offset = _offset_from(left, var, walker)
         if offset is not None and operator in flipped:
             # `i + 3 * stride < n`: the unrolled loop's guard bounds i by n - 3 * stride
-            return sx.binary("-", walker.expression(right).expr, offset), operator
+            return sx.binary("-", walker._expr_of(right), offset), operator
     finally:
         walker.record = recording
     return None, "?"
