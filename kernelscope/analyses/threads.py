@@ -251,6 +251,7 @@ class Lanes:
         # (ids of conditions, changed names) -> (the conditions, AND of the guards that read none of
         # those names, the guards that do): mask_in's part that stays for every value of the names
         self._fixed_parts: dict = {}
+        self._whole_warps = None     # _fills_warps' answer, once asked
 
     def values(self, expr: sx.Expr, stand_in: int = PLACEHOLDER) -> np.ndarray:
         """expr's value for every slot (int64, read-only by convention); raises what UNEVALUABLE lists."""
@@ -438,12 +439,23 @@ class Lanes:
         return lanes
 
     def active_mask(self, conditions) -> np.ndarray:
-        """Slots that are real threads and pass the guards."""
+        """Slots that are real threads and pass the guards (read-only by convention)."""
         key = tuple(map(id, conditions))
         mask = self._active.get(key)
         if mask is None:
-            mask = self._active[key] = self.active & self.mask(conditions)
+            mask = self.mask(conditions)
+            if not self._fills_warps():
+                mask = self.active & mask
+            self._active[key] = mask
         return mask
+
+    def _fills_warps(self) -> bool:
+        """Whether every slot is a real thread (no padding in the last warp: the usual block): then
+        the guards' mask is already active_mask's answer, and ANDing it with all-True would only
+        copy it. Asked of the Lanes the memory analysis uses, counted once."""
+        if self._whole_warps is None:
+            self._whole_warps = count_nonzero(self.active) == self.active.size
+        return self._whole_warps
 
     def kept(self, key, compute):
         """compute(), once for every Lanes of an equal environment: for an answer that depends only
