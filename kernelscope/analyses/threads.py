@@ -151,8 +151,9 @@ def thread_env(block: BlockShape, grid=None, bindings: dict | None = None) -> di
 
 
 def active_slots(block: BlockShape) -> np.ndarray:
-    """True for slots that are real threads (the last warp may be partial)."""
-    return np.arange(block.slots) < block.threads
+    """True for slots that are real threads (the last warp may be partial): the padded thread
+    space's, shared by every kernel of the shape (read-only), not made again for each."""
+    return thread_space(block, padded=True).active
 
 
 def with_placeholders(expr: sx.Expr, env: dict, value: int) -> dict:
@@ -528,17 +529,21 @@ _SCALARS = (int, bool, float)
 
 def _signature(env: dict, slots: int):
     """What makes environments equal for Lanes: the same arrays (a launch shape's shared thread
-    space) and equal scalars (by type and text); None when env holds anything else."""
+    space) and equal scalars (by type, and by value for ints, by text for floats); None when env
+    holds anything else."""
     items = []
     for name, value in env.items():
         kind = type(value)
         if kind is np.ndarray:
             items.append((name, id(value)))
-        elif kind in _SCALARS:
-            items.append((name, kind, repr(value)))
+        elif kind is int or kind is bool:
+            items.append((name, kind, value))           # (equal ints of one type: the same value)
+        elif kind is float:
+            items.append((name, kind, repr(value)))     # (the text tells 0.0 from -0.0; a nan equals itself)
         else:
             return None
-    return slots, tuple(sorted(items))
+    items.sort()                                        # (names differ: only they are compared)
+    return slots, tuple(items)
 
 
 def _kept_for(signature, env: dict, slots: int) -> _Kept:
