@@ -151,8 +151,9 @@ def thread_env(block: BlockShape, grid=None, bindings: dict | None = None) -> di
 
 
 def active_slots(block: BlockShape) -> np.ndarray:
-    """True for slots that are real threads (the last warp may be partial)."""
-    return np.arange(block.slots) < block.threads
+    """True for slots that are real threads (the last warp may be partial): the padded thread
+    space's, shared by every kernel of the shape (read-only), not made again for each."""
+    return thread_space(block, padded=True).active
 
 
 def with_placeholders(expr: sx.Expr, env: dict, value: int) -> dict:
@@ -251,6 +252,7 @@ class Lanes:
         # (ids of conditions, changed names) -> (the conditions, AND of the guards that read none of
         # those names, the guards that do): mask_in's part that stays for every value of the names
         self._fixed_parts: dict = {}
+        self._whole_warps = None     # _fills_warps' answer, once asked
 
     def values(self, expr: sx.Expr, stand_in: int = PLACEHOLDER) -> np.ndarray:
         """expr's value for every slot (int64, read-only by convention); raises what UNEVALUABLE lists."""
@@ -438,12 +440,23 @@ class Lanes:
         return lanes
 
     def active_mask(self, conditions) -> np.ndarray:
-        """Slots that are real threads and pass the guards."""
+        """Slots that are real threads and pass the guards (read-only by convention)."""
         key = tuple(map(id, conditions))
         mask = self._active.get(key)
         if mask is None:
-            mask = self._active[key] = self.active & self.mask(conditions)
+            mask = self.mask(conditions)
+            if not self._fills_warps():
+                mask = self.active & mask
+            self._active[key] = mask
         return mask
+
+    def _fills_warps(self) -> bool:
+        """Whether every slot is a real thread (no padding in the last warp: the usual block): then
+        the guards' mask is already active_mask's answer, and ANDing it with all-True would only
+        copy it. Asked of the Lanes the memory analysis uses, counted once."""
+        if self._whole_warps is None:
+            self._whole_warps = count_nonzero(self.active) == self.active.size
+        return self._whole_warps
 
     def kept(self, key, compute):
         """compute(), once for every Lanes of an equal environment: for an answer that depends only
@@ -516,17 +529,21 @@ _SCALARS = (int, bool, float)
 
 def _signature(env: dict, slots: int):
     """What makes environments equal for Lanes: the same arrays (a launch shape's shared thread
-    space) and equal scalars (by type and text); None when env holds anything else."""
+    space) and equal scalars (by type, and by value for ints, by text for floats); None when env
+    holds anything else."""
     items = []
     for name, value in env.items():
         kind = type(value)
         if kind is np.ndarray:
             items.append((name, id(value)))
-        elif kind in _SCALARS:
-            items.append((name, kind, repr(value)))
+        elif kind is int or kind is bool:
+            items.append((name, kind, value))           # (equal ints of one type: the same value)
+        elif kind is float:
+            items.append((name, kind, repr(value)))     # (the text tells 0.0 from -0.0; a nan equals itself)
         else:
             return None
-    return slots, tuple(sorted(items))
+    items.sort()                                        # (names differ: only they are compared)
+    return slots, tuple(items)
 
 
 def _kept_for(signature, env: dict, slots: int) -> _Kept:
