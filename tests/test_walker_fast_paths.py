@@ -98,10 +98,15 @@ def _general_path(monkeypatch):
     monkeypatch.setattr(body, "_BUILTIN_FIELDS", {})
 
 
-def digests(monkeypatch, paths) -> list:
-    fast = [digest(p) for p in paths]
+def digests(monkeypatch, paths, general_path=_general_path, fast_patch=None) -> list:
+    """Names of the files whose model differs between the fast path (with `fast_patch` applied, to
+    try a broken variant) and the general one (`general_path` applied)."""
     with monkeypatch.context() as patched:
-        _general_path(patched)
+        if fast_patch is not None:
+            fast_patch(patched)
+        fast = [digest(p) for p in paths]
+    with monkeypatch.context() as patched:
+        general_path(patched)
         general = [digest(p) for p in paths]
     return [p.name for p, a, b in zip(paths, fast, general) if a != b]
 

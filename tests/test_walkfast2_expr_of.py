@@ -6,7 +6,7 @@ tests/test_walker_fast_paths.py, which names expression nodes by first-met order
 agree too); a parenthesised operand read without its type is caught."""
 
 from kernelscope.frontend import body
-from test_walker_fast_paths import CUDA_FILES, ROOT, digest
+from test_walker_fast_paths import CUDA_FILES, ROOT, digests
 
 
 def _general(monkeypatch):
@@ -17,14 +17,7 @@ def _general(monkeypatch):
 
 def _differing(monkeypatch, paths, fast_patch=None) -> list:
     body._load_kind_tables()
-    with monkeypatch.context() as patched:
-        if fast_patch is not None:
-            fast_patch(patched)
-        fast = [digest(p) for p in paths]
-    with monkeypatch.context() as patched:
-        _general(patched)
-        general = [digest(p) for p in paths]
-    return [p.name for p, a, b in zip(paths, fast, general) if a != b]
+    return digests(monkeypatch, paths, _general, fast_patch)
 
 
 def test_expressions_read_alone_are_what_expression_builds(monkeypatch):

@@ -8,7 +8,7 @@ must agree too); parts read with another type must be caught."""
 import pytest
 
 from kernelscope.frontend import body
-from test_walker_fast_paths import CUDA_FILES, ROOT, _general_path, digest
+from test_walker_fast_paths import CUDA_FILES, ROOT, _general_path, digests
 
 
 def _general_parts(walker, node, depth):
@@ -22,14 +22,7 @@ def _general(monkeypatch):
 
 
 def _differing(monkeypatch, paths, fast_patch=None) -> list:
-    with monkeypatch.context() as patched:
-        if fast_patch is not None:
-            fast_patch(patched)
-        fast = [digest(p) for p in paths]
-    with monkeypatch.context() as patched:
-        _general(patched)
-        general = [digest(p) for p in paths]
-    return [p.name for p, a, b in zip(paths, fast, general) if a != b]
+    return digests(monkeypatch, paths, _general, fast_patch)
 
 
 def test_parts_build_what_the_general_path_builds(monkeypatch):
