@@ -600,11 +600,11 @@ def _join(a: frozenset, b: frozenset) -> frozenset:
     return _union(a, b)
 
 
-_UNIONS: dict = {}                  # (a, b) -> a | b, for one file (see forget_unions)
+_UNIONS: dict = {}                  # (a, b) -> a | b, for one file (see forget_file_tables)
 _MAX_UNIONS = 1 << 14
 
 
-def forget_unions() -> None:
+def forget_file_tables() -> None:
     """Start the tables of _union and shared_binary afresh (the front end does, for every file it
     reads: what one file's analysis finds never depends on the files read before it)."""
     _UNIONS.clear()
@@ -720,7 +720,7 @@ def as_expr(value) -> Expr:
     return value if isinstance(value, Expr) else Const(value)
 
 
-# Binary nodes by structure, for one file (see forget_unions): (op, left's structure key, right's)
+# Binary nodes by structure, for one file (see forget_file_tables): (op, left's structure key, right's)
 # -> the node built so. A Binary of an operator and two operands built before is that node again:
 # building one costs about 20 times the lookup, and a third to a half of those the front end asks
 # for are repeats (index arithmetic written alike in several statements and kernels). Nodes never

@@ -80,13 +80,13 @@ def _differing(monkeypatch, paths, shared_patch=None) -> list:
 
 
 def test_equal_structures_give_one_node():
-    sx.forget_unions()
+    sx.forget_file_tables()
     i, n = sx.Sym("i"), sx.Sym("n")
     first = sx.binary("*", i, n)
     assert sx.binary("*", sx.Sym("i"), sx.Sym("n")) is first
     assert sx.shared_binary("*", sx.Sym("i"), sx.Sym("n")) is first
     assert sx.binary("+", i, n) is not first and sx.binary("*", n, i) is not first
-    sx.forget_unions()
+    sx.forget_file_tables()
     assert sx.binary("*", i, n) is not first
 
 
@@ -127,7 +127,7 @@ def test_a_file_reads_alike_whatever_was_read_before():
 
 
 def test_a_table_that_outlives_its_file_is_caught(monkeypatch):
-    monkeypatch.setattr(sx, "forget_unions", sx._UNIONS.clear)
+    monkeypatch.setattr(sx, "forget_file_tables", sx._UNIONS.clear)
     paths = sorted((ROOT / "examples").glob("*.cu"))
     assert _read_after(paths, paths[0]) + _read_after(paths, paths[-1]) != []
 
@@ -136,7 +136,7 @@ def test_an_operand_of_a_subclass_is_not_taken_for_its_class():
     class Counted(sx.Sym):
         pass
 
-    sx.forget_unions()
+    sx.forget_file_tables()
     plain = sx.binary("*", sx.Sym("i"), 4)
     counted = Counted("i")      # (the structure key of a Sym named i)
     for node in (sx.binary("*", counted, 4), sx.binary("*", counted, sx.Sym("n"))):

@@ -82,7 +82,7 @@ def _parse_file(text: str, path: str, defines: dict | None, arch: str, preproces
     from kernelscope.frontend.source import normalise
 
     text = normalise(text)
-    sx.forget_unions()          # name sets are shared within a file, not from one file to the next
+    sx.forget_file_tables()     # name sets and Binary nodes are shared within a file, not from one file to the next
     if preprocess_with == "nvcc":
         from kernelscope.frontend.nvcc_preprocess import nvcc_preprocess
         pre = nvcc_preprocess(text, path, defines, arch)
