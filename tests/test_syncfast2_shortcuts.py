@@ -14,10 +14,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kernelscope import symbolic as sx
 from kernelscope.analyses import sync
 from kernelscope.frontend import parse_file
 from kernel_bodies import kernel_of
+from test_syncfast_failures import unbound_raised
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = sorted(str(p.relative_to(ROOT)) for pattern in ("examples/*.cu", "tests/kernels/races/*.cu",
@@ -91,25 +91,10 @@ def test_a_record_that_forgets_the_missing_names_is_caught(monkeypatch):
 
 
 def test_the_record_spares_the_raises(monkeypatch):
-    kernel = kernel_of(UNBOUND, "const float* x, float* y, int n, int w")
-    raised = [0]
-    evaluate = sx.Expr.evaluate
-
-    def counted(expr, env):
-        try:
-            return evaluate(expr, env)
-        except sx.Unbound:
-            raised[0] += 1
-            raise
-
-    monkeypatch.setattr(sx.Expr, "evaluate", counted)
-    monkeypatch.setattr(sync, "UNBOUND_FAILURES", sync.UnboundFailures())
-    sync.analyze(kernel, (256, 1, 1), {})
-    first = raised[0]
-    raised[0] = 0
-    sync.analyze(kernel_of(UNBOUND, "const float* x, float* y, int n, int w"), (256, 1, 1), {})
+    first, second = unbound_raised(monkeypatch, [kernel_of(UNBOUND, "const float* x, float* y, int n, int w")
+                                                 for _ in range(2)], grid=None)
     # a kernel built alike asks the record instead (loop bounds are evaluated elsewhere)
-    assert raised[0] < first / 2
+    assert second < first / 2
 
 
 @pytest.mark.parametrize("limit", [1, 3])

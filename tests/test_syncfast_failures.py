@@ -67,31 +67,34 @@ def test_shared_failures_give_what_each_block_finding_its_own_gives(monkeypatch,
     assert _results(cases, grid) == shared
 
 
-def _unbound_raised(monkeypatch, kernel) -> int:
-    """How many evaluations `BlockRun.evaluate` started raised Unbound (raising is what sharing saves)."""
-    raised = [0]
+def unbound_raised(monkeypatch, kernels, grid=(3, 1, 1)) -> list:
+    """How many evaluations `BlockRun.evaluate` started raised Unbound (raising is what sharing
+    saves), for each kernel analysed in turn, one fresh record of failures shared by them all."""
+    counts = []
     evaluate = sx.Expr.evaluate
 
     def counted(expr, env):
         try:
             return evaluate(expr, env)
         except sx.Unbound:
-            raised[0] += 1
+            counts[-1] += 1
             raise
 
     with monkeypatch.context() as patch:
         patch.setattr(sx.Expr, "evaluate", counted)
         patch.setattr(sync, "UNBOUND_FAILURES", sync.UnboundFailures())    # (what earlier tests found aside)
-        sync.analyze(kernel, (256, 1, 1), {}, grid=(3, 1, 1))
-    return raised[0]
+        for kernel in kernels:
+            counts.append(0)
+            sync.analyze(kernel, (256, 1, 1), {}, grid=grid)
+    return counts
 
 
 def test_later_blocks_ask_the_failures_the_first_one_found(monkeypatch):
     kernel = kernel_of(BODIES["unbound condition around a barrier"])
-    shared = _unbound_raised(monkeypatch, kernel)
+    [shared] = unbound_raised(monkeypatch, [kernel])
     _failures_per_block(monkeypatch)
     # three blocks run: each found the same failures again before they were shared
-    assert 0 < shared < _unbound_raised(monkeypatch, kernel)
+    assert 0 < shared < unbound_raised(monkeypatch, [kernel])[0]
 
 
 def _conditions(loads):
