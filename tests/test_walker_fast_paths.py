@@ -41,21 +41,21 @@ class _Digest:
                 stack.extend(reversed(pending))
                 continue
             stack.pop()
-            self.seen[id(node)] = len(self.nodes)
+            self.seen[id(node)] = self._name((type(node).__name__, _own(node),
+                                              tuple(self.seen[id(c)] for c in node.children())))
             self.keep.append(node)
-            self.nodes.append((type(node).__name__, _own(node), tuple(self.seen[id(c)] for c in node.children())))
         return self.seen[id(root)]
+
+    def _name(self, structure: tuple) -> int:
+        """The index of a node not met before: the next one, so that sharing must agree too."""
+        self.nodes.append(structure)
+        return len(self.nodes) - 1
 
     def value(self, value):
         if isinstance(value, sx.Expr):
             return ("expr", self.expr(value))
         if dataclasses.is_dataclass(value) and not isinstance(value, type):
-            if id(value) in self.seen:
-                return ("record", self.seen[id(value)])
-            self.seen[id(value)] = len(self.seen)
-            self.keep.append(value)
-            return (type(value).__name__,) + tuple(self.value(getattr(value, f.name)) for f in dataclasses.fields(value)
-                                                   if f.name != "text")
+            return self._record(value)
         if isinstance(value, (list, tuple)):
             return tuple(self.value(v) for v in value)
         if isinstance(value, (set, frozenset)):
@@ -63,6 +63,14 @@ class _Digest:
         if isinstance(value, dict):
             return ("dict",) + tuple((repr(k), self.value(v)) for k, v in value.items())
         return repr(value)
+
+    def _record(self, value) -> tuple:
+        if id(value) in self.seen:
+            return ("record", self.seen[id(value)])
+        self.seen[id(value)] = len(self.seen)
+        self.keep.append(value)
+        return (type(value).__name__,) + tuple(self.value(getattr(value, f.name)) for f in dataclasses.fields(value)
+                                               if f.name != "text")
 
 
 def _own(node) -> tuple:
@@ -98,16 +106,16 @@ def _general_path(monkeypatch):
     monkeypatch.setattr(body, "_BUILTIN_FIELDS", {})
 
 
-def digests(monkeypatch, paths, general_path=_general_path, fast_patch=None) -> list:
-    """Names of the files whose model differs between the fast path (with `fast_patch` applied, to
-    try a broken variant) and the general one (`general_path` applied)."""
+def digests(monkeypatch, paths, general_path=_general_path, fast_patch=None, read=digest) -> list:
+    """Names of the files whose model, as `read` writes it, differs between the fast path (with
+    `fast_patch` applied, to try a broken variant) and the general one (`general_path` applied)."""
     with monkeypatch.context() as patched:
         if fast_patch is not None:
             fast_patch(patched)
-        fast = [digest(p) for p in paths]
+        fast = [read(p) for p in paths]
     with monkeypatch.context() as patched:
         general_path(patched)
-        general = [digest(p) for p in paths]
+        general = [read(p) for p in paths]
     return [p.name for p, a, b in zip(paths, fast, general) if a != b]
 
 

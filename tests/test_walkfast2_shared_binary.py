@@ -8,49 +8,25 @@ import dataclasses
 
 from kernelscope import symbolic as sx
 from kernelscope.frontend import body
-from test_walker_fast_paths import CUDA_FILES, ROOT, _own, digest
+from test_walker_fast_paths import CUDA_FILES, ROOT, _Digest, digest, digests
 from kernelscope.errors import InputError
 from kernelscope.frontend.parse import parse_file
 
 
-class _StructureDigest:
+class _StructureDigest(_Digest):
     """A model as nested tuples, each expression node named by its structure (the first-met index
-    of its kind, own fields and operands' names): equal structures read alike however shared."""
+    of its kind, own fields and operands' names): equal structures read alike however shared.
+    Records are written out whole, each time they are met, with their text."""
 
     def __init__(self):
+        super().__init__()
         self.names: dict = {}       # structure -> index
-        self.of_node: dict = {}     # id(node) -> index
-        self.keep: list = []        # (keeps the nodes alive, so ids are not reused)
 
-    def expr(self, root) -> int:
-        stack = [root]
-        while stack:
-            node = stack[-1]
-            if id(node) in self.of_node:
-                stack.pop()
-                continue
-            pending = [c for c in node.children() if id(c) not in self.of_node]
-            if pending:
-                stack.extend(reversed(pending))
-                continue
-            stack.pop()
-            structure = (type(node).__name__, _own(node), tuple(self.of_node[id(c)] for c in node.children()))
-            self.of_node[id(node)] = self.names.setdefault(structure, len(self.names))
-            self.keep.append(node)
-        return self.of_node[id(root)]
+    def _name(self, structure: tuple) -> int:
+        return self.names.setdefault(structure, len(self.names))
 
-    def value(self, value):
-        if isinstance(value, sx.Expr):
-            return ("expr", self.expr(value))
-        if dataclasses.is_dataclass(value) and not isinstance(value, type):
-            return (type(value).__name__,) + tuple(self.value(getattr(value, f.name)) for f in dataclasses.fields(value))
-        if isinstance(value, (list, tuple)):
-            return tuple(self.value(v) for v in value)
-        if isinstance(value, (set, frozenset)):
-            return ("set",) + tuple(sorted(map(repr, value)))
-        if isinstance(value, dict):
-            return ("dict",) + tuple((repr(k), self.value(v)) for k, v in value.items())
-        return repr(value)
+    def _record(self, value) -> tuple:
+        return (type(value).__name__,) + tuple(self.value(getattr(value, f.name)) for f in dataclasses.fields(value))
 
 
 def _structures(path):
@@ -69,14 +45,7 @@ def _unshared(monkeypatch):
 
 
 def _differing(monkeypatch, paths, shared_patch=None) -> list:
-    with monkeypatch.context() as patched:
-        if shared_patch is not None:
-            shared_patch(patched)
-        shared = [_structures(p) for p in paths]
-    with monkeypatch.context() as patched:
-        _unshared(patched)
-        unshared = [_structures(p) for p in paths]
-    return [p.name for p, a, b in zip(paths, shared, unshared) if a != b]
+    return digests(monkeypatch, paths, _unshared, shared_patch, read=_structures)
 
 
 def test_equal_structures_give_one_node():
