@@ -1670,7 +1670,7 @@ class BlockRun:
             addresses = np.asarray(addresses, dtype=np.int64)    # (an int64 array already is itself)
         if event.read_only:
             return
-        certain = _certain(unknown)
+        certain = not unknown or _certain(unknown)     # (most accesses are under no unknown condition)
         instance = Instance(access, addresses, mask, self.epochs, certain, self.tile_epochs, self.tile_width,
                             self.found.footprints)
         self.interval.append(instance)
@@ -1865,7 +1865,8 @@ class BlockRun:
         written = {i.access.space for i in current if i.writes}
         for memory, races in (("shared", self.found.races), ("global", self.found.global_races)):
             if memory in written:
-                unshared = frozenset(array for space, array in self.unshared if space == memory)
+                unshared = frozenset(array for space, array in self.unshared if space == memory) \
+                    if self.unshared else _NOTHING
                 for race in races_within(current, self.space, memory, races, unshared):
                     races.setdefault((race.array, race.first_line, race.second_line), race)
         if self.previous is not None:
