@@ -82,6 +82,8 @@ def _parse_file(text: str, path: str, defines: dict | None, arch: str, preproces
     from kernelscope.frontend.source import normalise
 
     text = normalise(text)
+    if not _IDENTIFIER_KINDS:
+        _load_name_kinds()
     sx.forget_file_tables()     # name sets and Binary nodes are shared within a file, not from one file to the next
     if preprocess_with == "nvcc":
         from kernelscope.frontend.nvcc_preprocess import nvcc_preprocess
@@ -739,23 +741,46 @@ def _param_shape(unit: FileUnit, param) -> tuple | None:
     declarator = param.child_by_field_id(FIELD.declarator)
     if declarator is None:
         return None
-    name = _leaf_name(declarator)
+    name = _declared_name(unit.text, declarator)
     if not name:
         return None
-    text = unit.node_text
-    type_text = text(type_node)
+    # (the texts as slices of the parsed text: what unit.node_text gives, without its calls)
+    source = unit.text
+    type_text = source[type_node.start_byte:type_node.end_byte] if type_node is not None else ""
     type_name = normalise_type(type_text) if type_node is not None else "int"
-    declarator_text = text(declarator)
+    declarator_text = source[declarator.start_byte:declarator.end_byte]
     is_pointer = "*" in declarator_text or "[" in declarator_text
     # Only `const` and `__restrict__` among the qualifiers matter: most parameters have neither
     # in their text, and then no child needs reading.
-    parameter_text = text(param)
-    qualifiers = {text(c) for c in param.children if c.type == "type_qualifier"} \
+    parameter_text = source[param.start_byte:param.end_byte]
+    qualifiers = {source[c.start_byte:c.end_byte] for c in param.children if c.type == "type_qualifier"} \
         if "const" in parameter_text or "__restrict__" in parameter_text else ()
     line, _ = unit.line_col(param.start_byte)
     return (name, type_name, is_pointer, "const" in qualifiers or "const" in type_text,
             # (a `__restrict__` or `__restrict` in the declarator: `float* __restrict__ out`)
             "__restrict" in declarator_text or "__restrict__" in qualifiers, line)
+
+
+def _declared_name(text: str, declarator) -> str:
+    """_leaf_name(declarator) of a parameter's declarator, `n` or `*p` (most of them) read as a
+    slice of the parsed text, without the node types and the bytes that _leaf_name asks for
+    (tests/test_walkfast3_declared_name.py compares the two)."""
+    if declarator.kind_id in _POINTER_DECLARATOR_KINDS:
+        inner = declarator.child_by_field_id(FIELD.declarator)
+        if inner is not None and inner.kind_id in _IDENTIFIER_KINDS:
+            return text[inner.start_byte:inner.end_byte]
+    elif declarator.kind_id in _IDENTIFIER_KINDS:
+        return text[declarator.start_byte:declarator.end_byte]
+    return _leaf_name(declarator)
+
+
+_IDENTIFIER_KINDS = _POINTER_DECLARATOR_KINDS = frozenset()     # (kind ids: set by _load_name_kinds)
+
+
+def _load_name_kinds() -> None:
+    global _IDENTIFIER_KINDS, _POINTER_DECLARATOR_KINDS
+    _IDENTIFIER_KINDS = kind_ids("identifier")
+    _POINTER_DECLARATOR_KINDS = kind_ids("pointer_declarator")
 
 
 def _param(unit: FileUnit, shape: tuple | None) -> Param | None:
