@@ -18,7 +18,7 @@ from dataclasses import field
 from kernelscope import symbolic as sx
 from kernelscope.analyses import intensity as intensity_analysis
 from kernelscope.analyses import memory as memory_analysis
-from kernelscope.analyses.threads import BlockShape, active_slots, thread_env
+from kernelscope.analyses.threads import BlockShape, active_slots, shared_thread_env
 from kernelscope.analyses.trips import ExecWeights
 from kernelscope.identity_cache import IdentityCache
 from kernelscope.frontend import parse_file, read_source
@@ -206,7 +206,7 @@ def analyze_kernel(kernel, options: Options, usage, path: str, planned=()) -> Ke
     bindings = {**{k: v for k, v in kernel.template_bindings.items() if isinstance(v, int)}, **options.bindings}
     block, block_source, grid, dynamic_smem = _launch_shape(kernel, options, bindings, planned[:1])
     # one set of trip counts for both analyses that weigh statements by how often they run
-    weights = ExecWeights(thread_env(block, grid, bindings), block.slots, active_slots(block))
+    weights = _exec_weights(block, grid, bindings)
     memory = memory_analysis.analyze(kernel, block, bindings, grid, weights)
     result = KernelResult(kernel, block, block_source, grid, memory, path=path,
                           rejected_launches=_rejected_launches(kernel, bindings))
@@ -221,6 +221,13 @@ def analyze_kernel(kernel, options: Options, usage, path: str, planned=()) -> Ke
     if planned:
         result.plan = _plan_json(planned)
     return result
+
+
+def _exec_weights(block: BlockShape, grid, bindings: dict) -> ExecWeights:
+    """ExecWeights on thread_env(block, grid, bindings), whose env and signature kernels of one
+    launch shape and bindings share."""
+    env, signature = shared_thread_env(block, grid, bindings)
+    return ExecWeights(env, block.slots, active_slots(block), signature)
 
 
 def _planned_launches(text: str, options: Options, model) -> tuple[dict, list]:
@@ -283,7 +290,7 @@ def _launch_results(kernel, options: Options, bindings: dict, main: KernelResult
         if block.as_list() == main.block.as_list() and grid == main.grid:
             memory = main.memory
         else:
-            weights = ExecWeights(thread_env(block, grid, bindings), block.slots, active_slots(block))
+            weights = _exec_weights(block, grid, bindings)
             memory = memory_analysis.analyze(kernel, block, bindings, grid, weights)
         occupancy = _occupancy(kernel, block, usage, options.dynamic_smem or smem, options)
         results.append(LaunchResult(site.line, site.column, block_dims, grid, options.dynamic_smem or smem,

@@ -148,9 +148,16 @@ def _fmt(value: float) -> str:
 
 
 def _round(value):
+    if type(value) is float:            # the usual case, first: what the general path below does
+        if value == _INF:
+            return None
+        return int(value) if value == int(value) else round(value, 4)
     if value is None:
         return None
-    if value == float("inf"):
+    if value == _INF:
         return None
     value = float(value)
     return int(value) if value == int(value) else round(value, 4)
+
+
+_INF = float("inf")

@@ -130,27 +130,35 @@ def analyze(kernel, block: BlockShape, bindings: dict | None = None, grid=None,
     result = MemoryResult()
     masks = _MaskBytes(lanes)
     for access in kernel.accesses:
-        result.accesses.append(_access(access, lanes, *masks(access.context.conditions), weights))
+        result.accesses.append(_access(access, lanes, *masks(access.context), weights))
     for branch in kernel.branches:
         # (the mask first, as always: a first judgement of a guard leaves its verdict on the node)
-        result.branches.append(_branch(branch, lanes, masks(branch.context.conditions)[1]))
+        result.branches.append(_branch(branch, lanes, masks(branch.context)[1]))
     return result
 
 
 class _MaskBytes:
-    """(active slots, their bytes) for a guard list: the keys of the kept per-mask answers. Many
-    statements share a guard, and Lanes keeps each guard's mask for its lifetime, so its bytes are
-    made once per mask object (held here, so its id stays its own)."""
+    """(active slots, their bytes) for a context's guard list: the keys of the kept per-mask answers.
+    Many statements share a guard, and Lanes keeps each guard's mask for its lifetime, so its bytes
+    are made once per mask object (held here, so its id stays its own)."""
 
     def __init__(self, lanes: Lanes):
         self.lanes = lanes
-        self.kept: dict = {}       # id(mask) -> (mask, mask.tobytes())
+        self.kept: dict = {}        # id(mask) -> (mask, mask.tobytes())
+        self.by_context: dict = {}  # id(context) -> (context, its entry of `kept`)
 
-    def __call__(self, conditions) -> tuple:
-        mask = self.lanes.active_mask(conditions)
+    def __call__(self, context) -> tuple:
+        # the statements of one block share their Context object (half of them do in real programs):
+        # known by it first, without the guard list's key (the entry holds the context, so its id
+        # stays its own)
+        known = self.by_context.get(id(context))
+        if known is not None and known[0] is context:
+            return known[1]
+        mask = self.lanes.active_mask(context.conditions)
         entry = self.kept.get(id(mask))
         if entry is None or entry[0] is not mask:
             entry = self.kept[id(mask)] = (mask, mask.tobytes())
+        self.by_context[id(context)] = (context, entry)
         return entry
 
 
@@ -190,7 +198,8 @@ def _access(access, lanes: Lanes, active: np.ndarray, active_bytes: bytes, weigh
     except UNEVALUABLE as exc:
         result.note = f"address not evaluable: {exc}"
         return result
-    symbolic_stride = _symbolic_stride(access, lanes, addresses, [n for n in free if n not in env])
+    unbound = [n for n in free if n not in env] if free else None
+    symbolic_stride = _symbolic_stride(access, lanes, addresses, unbound) if unbound else None
     shared = access.space == "shared"
     result.stride_bytes, result.pattern, cost, ideal = _layout(lanes.as_bytes(addresses), active_bytes,
                                                                 access.elem_bytes, shared, symbolic_stride)

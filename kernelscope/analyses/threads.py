@@ -150,6 +150,46 @@ def thread_env(block: BlockShape, grid=None, bindings: dict | None = None) -> di
     return env
 
 
+def shared_thread_env(block: BlockShape, grid=None, bindings: dict | None = None) -> tuple:
+    """(thread_env(block, grid, bindings), its Lanes signature), made once per launch shape and
+    bindings and shared by every kernel analysed with them (read-only, as Lanes treats its env):
+    building the dict and sorting its signature was a third of a kernel's set-up for the memory
+    and intensity analyses. Only grids and bindings of plain ints, bools and floats are keyed
+    (see _scalar_key); others get a pair of their own."""
+    parts = (_scalar_key((block.x, block.y, block.z)), _scalar_key(grid or ()),
+             _scalar_key(bindings.values() if bindings else ()))
+    key = None if None in parts else (parts, tuple(bindings) if bindings else ())
+    pair = _SHARED_ENVS.get(key) if key is not None else None
+    if pair is None:
+        env = thread_env(block, grid, bindings)
+        pair = (env, _signature(env, block.slots))
+        if key is not None:
+            if len(_SHARED_ENVS) >= _MAX_SHARED_ENVS:
+                _SHARED_ENVS.clear()
+            _SHARED_ENVS[key] = pair
+    return pair
+
+
+def _scalar_key(values):
+    """A key for a sequence of plain scalars, equal only for values that evaluate alike (1, 1.0 and
+    True are equal as Python keys, and so are 0.0 and -0.0: the type and a float's text tell them
+    apart); None when one is anything else."""
+    key = []
+    for value in values:
+        kind = type(value)
+        if kind is int or kind is bool:
+            key.append((kind, value))
+        elif kind is float:
+            key.append((kind, repr(value)))
+        else:
+            return None
+    return tuple(key)
+
+
+_SHARED_ENVS: dict = {}
+_MAX_SHARED_ENVS = 256
+
+
 def active_slots(block: BlockShape) -> np.ndarray:
     """True for slots that are real threads (the last warp may be partial): the padded thread
     space's, shared by every kernel of the shape (read-only), not made again for each."""
@@ -225,6 +265,9 @@ _UNSIGNED = object()
 # mask_in computes the guards that read no loop variable once per set of guards, not once per
 # combination of loop values (the switch is for tests that compare with the general path)
 KEEP_FIXED_GUARDS = True
+# Lanes._lanes_within finds a loop value's kept values through its parent's (the switch is for tests
+# that compare with the general path)
+WITHIN_THROUGH_PARENT = True
 
 
 class Lanes:
@@ -238,12 +281,13 @@ class Lanes:
     share, and kernels written alike (copies, instantiations with the same arguments), are
     evaluated once per launch shape and bindings."""
 
-    def __init__(self, env: dict, slots: int, active: np.ndarray, signature=_UNSIGNED):
+    def __init__(self, env: dict, slots: int, active: np.ndarray, signature=_UNSIGNED, kept=None):
+        """`kept`, when given, is _kept_for(signature, env, slots)'s answer, found by the caller."""
         self.env, self.slots, self.active = env, slots, active
         if signature is _UNSIGNED:
             signature = _signature(env, slots)
         self.signature = signature
-        self._kept = _kept_for(signature, env, slots)
+        self._kept = kept if kept is not None else _kept_for(signature, env, slots)
         self._own_truths: dict = {}  # id(expr) -> truth, for conditions stand-ins may decide
         self._within: dict = {}      # changed names and values -> Lanes of that environment
         self._raw: dict = {}         # ids of conditions -> AND of the truths that are known
@@ -434,9 +478,19 @@ class Lanes:
         except TypeError:              # a value that cannot be compared or hashed: not kept
             return Lanes(env, self.slots, self.active, None)
         if lanes is None:
-            signature = None if self.signature is None or any(type(v) not in _SCALARS for v in changed.values()) \
-                else (self.signature, tuple((name, kind, repr(value)) for name, kind, value in key))
-            lanes = self._within[key] = Lanes(env, self.slots, self.active, signature)
+            # every kernel of this environment meets the same loop values: the derived signature and
+            # its kept values are found through this environment's, by the small key, rather than
+            # by hashing and comparing the nested signature in _KEPT again (valid while _KEPT has
+            # dropped nothing since and the values stay within their bound, as _kept_for checks)
+            derived = self._kept.within.get(key) if WITHIN_THROUGH_PARENT else None
+            if derived is None or derived[0] != _DROPS[0] or derived[2].size() > _MAX_SLOTS_PER_ENVIRONMENT:
+                signature = None if self.signature is None or any(type(v) not in _SCALARS for v in changed.values()) \
+                    else (self.signature, tuple((name, kind, repr(value)) for name, kind, value in key))
+                kept = _kept_for(signature, env, self.slots)
+                derived = (_DROPS[0], signature, kept)
+                if signature is not None:
+                    self._kept.within[key] = derived
+            lanes = self._within[key] = Lanes(env, self.slots, self.active, derived[1], derived[2])
         return lanes
 
     def active_mask(self, conditions) -> np.ndarray:
@@ -507,6 +561,7 @@ class _Kept:
         self.judged: dict = {}   # structure key -> (truth, verdict) of others judged first here
         self.bytes: dict = {}    # id(array) -> (array, its bytes), for Lanes.as_bytes
         self.answers: dict = {}  # Lanes.kept's
+        self.within: dict = {}   # Lanes._lanes_within's key -> (_DROPS[0], signature, _Kept) of that environment
 
     def size(self) -> int:
         """Slots of the values kept (an upper bound: some are scalars)."""
@@ -522,6 +577,7 @@ _MAX_KEPT_SLOTS = 1 << 23              # about 64 MB of int64 values over every 
 _MAX_SLOTS_PER_ENVIRONMENT = 1 << 21   # ... 16 MB for one ...
 _MAX_KEPT_ENVIRONMENTS = 4096         # loop values make environments of their own
 _CREATED = [0]
+_DROPS = [0]                           # how many times _KEPT dropped environments (see Lanes._lanes_within)
 
 
 _SCALARS = (int, bool, float)
@@ -553,12 +609,14 @@ def _kept_for(signature, env: dict, slots: int) -> _Kept:
     kept = _KEPT.get(signature)
     if kept is not None and kept.size() > _MAX_SLOTS_PER_ENVIRONMENT:
         del _KEPT[signature]
+        _DROPS[0] += 1
         kept = None
     if kept is None:
         _CREATED[0] += 1
         if len(_KEPT) >= _MAX_KEPT_ENVIRONMENTS or (
                 _CREATED[0] % 64 == 0 and sum(k.size() for k in list(_KEPT.values())) > _MAX_KEPT_SLOTS):
             _KEPT.clear()              # start again rather than grow without bound in a long-lived process
+            _DROPS[0] += 1
         kept = _KEPT[signature] = _Kept([value for value in env.values() if type(value) is np.ndarray], slots)
     return kept
 

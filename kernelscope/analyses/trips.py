@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from kernelscope.analyses.loops import COUNTED_LIMIT, uniform_values
-from kernelscope.analyses.threads import UNEVALUABLE, Lanes, count_nonzero, evaluate_per_thread
+from kernelscope.analyses.threads import _UNSIGNED, UNEVALUABLE, Lanes, count_nonzero, evaluate_per_thread
 from kernelscope.symbolic import Expr, structure_key
 
 # value combinations of the loops around a condition evaluated for one statement's execution count:
@@ -223,11 +223,12 @@ class ExecWeights:
     """Caches loop trip counts for one kernel under one environment. `lanes` keeps the guards'
     masks, which the memory analysis shares."""
 
-    def __init__(self, env: dict, slots: int, active: np.ndarray):
+    def __init__(self, env: dict, slots: int, active: np.ndarray, signature=_UNSIGNED):
+        """`signature`: env's Lanes signature when the caller has it (threads.shared_thread_env)."""
         self.env = env
         self.slots = slots
         self.active = active
-        self.lanes = Lanes(env, slots, active)
+        self.lanes = Lanes(env, slots, active, signature)
         # for _active_share: how many slots are real threads, and whether all are (whole warps)
         self._active_count = count_nonzero(active)
         self._all_active = self._active_count == active.size

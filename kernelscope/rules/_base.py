@@ -34,6 +34,9 @@ class Rule:
     name: ClassVar[str]
     severity: ClassVar[str]
     scope: ClassVar[str] = "kernel"     # what `check` receives: "kernel" or "file" facts
+    # The field of the kernel's SyncResult whose entries are all the check reports from, if any:
+    # check_kernel skips the check where that field is empty (most kernels have no race, ...).
+    sync_field: ClassVar[str | None] = None
     # Filled in from the docstring by __init_subclass__.
     doc: ClassVar[str]
     sections: ClassVar[dict]

@@ -85,8 +85,8 @@ class MissingRestrict(Rule):
         # several pointer parameters, some written, none __restrict__
         kernel = facts.kernel
         pointers = [p for p in kernel.params if p.is_pointer]
-        written = {a.array for a in kernel.accesses if a.space == "global" and a.op != "load"}
-        if len(pointers) < 2 or not written or any(p.is_restrict for p in pointers):
+        if len(pointers) < 2 or any(p.is_restrict for p in pointers) or \
+                not any(a.space == "global" and a.op != "load" for a in kernel.accesses):
             return
         yield cls.finding(facts.path, kernel.line, kernel.column,
                           f"pointer parameters of {kernel.name} are not __restrict__; if they never alias, "
@@ -139,7 +139,7 @@ class UncachedReadonly(Rule):
             if not param.is_pointer or (param.is_const and param.is_restrict):
                 continue
             accesses = by_array.get(param.name)
-            if not accesses or any(a.op != "load" for a in accesses) or any(a.cached for a in accesses):
+            if not accesses or any(a.op != "load" or a.cached for a in accesses):
                 continue
             reused = [a for a in accesses if a.context.loops]
             if reused:
