@@ -75,11 +75,13 @@ def test_each_installed_pattern_is_the_one_re_compiles(entry, monkeypatch):
 
 def test_pattern_equality_sees_a_difference_in_the_code():
     # what the test above relies on: the same text and flags with other code are not equal
-    pattern, flags, compiled_flags, code, groups, groupindex, indexgroup = writer().compiled_entry(r"a+b", 0)
-    right = _sre.compile(pattern, compiled_flags, list(code), groups, dict(groupindex), indexgroup)
+    pattern = r"a+b"
+    parsed = re._parser.parse(pattern, 0)
+    code = [int(unit) for unit in re._compiler._code(parsed, 0)]
+    right = _sre.compile(pattern, parsed.state.flags, code, 0, {}, (None,))
     wrong_code = list(code)
     wrong_code[-2] += 1         # the literal 'b' as 'c'
-    wrong = _sre.compile(pattern, compiled_flags, wrong_code, groups, dict(groupindex), indexgroup)
+    wrong = _sre.compile(pattern, parsed.state.flags, wrong_code, 0, {}, (None,))
     assert right == re.compile(r"a+b") != wrong
     assert wrong.fullmatch("aac") and not right.fullmatch("aac")
 
@@ -94,13 +96,15 @@ def test_another_python_leaves_re_alone(monkeypatch):
 
 @pytest.mark.parametrize("command", [
     ["analyze", "--format", "json", "--registers", "estimate", "{kernel}"],
+    ["analyze", "--format", "json", "--registers", "estimate", "{planned}"],
     ["lint", "--registers", "estimate", "{kernel}"],
     ["rules"],
-], ids=["analyze", "lint", "rules"])
+], ids=["analyze", "analyze a planned file", "lint", "rules"])
 def test_a_fresh_command_compiles_no_regex(tmp_path, command):
-    kernel = tmp_path / "k.cu"
+    kernel, planned = tmp_path / "k.cu", tmp_path / "planned.cu"
     kernel.write_text(writer().ONE_KERNEL)
-    compiled = compiled_in_a_fresh_process(tmp_path, *[arg.format(kernel=kernel) for arg in command])
+    planned.write_text(writer().PLANNED)
+    compiled = compiled_in_a_fresh_process(tmp_path, *[arg.format(kernel=kernel, planned=planned) for arg in command])
     assert compiled == []
 
 

@@ -20,10 +20,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = ROOT / "kernelscope" / "_regex_table.py"
 ONE_KERNEL = "__global__ void k(float* a) { a[threadIdx.x] = 1.0f; }\n"
+# with a launch plan, which `analyze` reads (runner.plan, tomllib)
+PLANNED = ("__global__ void k(float* a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] = 1; }\n"
+           '/* kernelscope:plan\n[[launch]]\nkernel = "k"\ngrid = ["ceil_div(n, 256)"]\nblock = ["256"]\n'
+           'args = ["a", "n"]\n*/\n')
 
-# The command lines whose regexes the table holds ({kernel}: a one-kernel file).
+# The command lines whose regexes the table holds ({kernel}: a one-kernel file; {planned}: one with a plan).
 COMMANDS = (
     ["analyze", "--format", "json", "--registers", "estimate", "{kernel}"],
+    ["analyze", "--format", "json", "--registers", "estimate", "{planned}"],
     ["analyze", "--registers", "estimate", "{kernel}"],
     ["lint", "--format", "json", "--registers", "estimate", "{kernel}"],
     ["lint", "--registers", "estimate", "{kernel}"],
@@ -51,10 +56,11 @@ def recorded_patterns() -> list:
     """(pattern, flags) of every regex the commands compile, first compilation first."""
     keys: dict = {}
     with tempfile.TemporaryDirectory() as scratch:
-        kernel = Path(scratch) / "one_kernel.cu"
+        kernel, planned = Path(scratch) / "one_kernel.cu", Path(scratch) / "planned.cu"
         kernel.write_text(ONE_KERNEL)
+        planned.write_text(PLANNED)
         for command in COMMANDS:
-            args = [arg.format(kernel=kernel) for arg in command]
+            args = [arg.format(kernel=kernel, planned=planned) for arg in command]
             ran = subprocess.run([sys.executable, "-c", RECORD, *args], capture_output=True, text=True,
                                  cwd=scratch, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True)
             keys.update(dict.fromkeys(ast.literal_eval(ran.stdout.strip().splitlines()[-1])))
