@@ -19,9 +19,7 @@ from __future__ import annotations
 
 import re
 import sys
-import zlib
 from array import array
-from binascii import a2b_base64
 
 import _sre
 
@@ -38,8 +36,8 @@ def install() -> int:
     cache = getattr(re, "_cache", None)
     if table.PYTHON != python_key() or not isinstance(cache, dict) or array("I").itemsize != _sre.CODESIZE:
         return 0
-    for pattern, flags, compiled_flags, code_text, groups, groupindex, indexgroup in table.PATTERNS:
-        code = array("I", zlib.decompress(a2b_base64(code_text)))      # written little-endian
+    for pattern, flags, compiled_flags, code_bytes, groups, groupindex, indexgroup in table.PATTERNS:
+        code = array("I", code_bytes)      # written little-endian
         if sys.byteorder == "big":
             code.byteswap()
         # the key and the arguments as re._compile and re._compiler.compile give them
