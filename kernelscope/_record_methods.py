@@ -1680,6 +1680,543 @@ def _kernelscope_resources_ResourceUsage(cls, defaults):
     return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__hash__': __hash__}
 
 
+def _kernelscope_runner_plan_ConcreteLaunch(cls, defaults):
+
+    def __init__(self, kernel, grid, block, dynamic_smem, args):
+        _object_setattr(self, 'kernel', kernel)
+        _object_setattr(self, 'grid', grid)
+        _object_setattr(self, 'block', block)
+        _object_setattr(self, 'dynamic_smem', dynamic_smem)
+        _object_setattr(self, 'args', args)
+
+    def __repr__(self):
+        return self.__class__.__qualname__ + f"(kernel={self.kernel!r}, grid={self.grid!r}, block={self.block!r}, dynamic_smem={self.dynamic_smem!r}, args={self.args!r})"
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return (self.kernel, self.grid, self.block, self.dynamic_smem, self.args,) == (other.kernel, other.grid, other.block, other.dynamic_smem, other.args,)
+        return NotImplemented
+
+    def __setattr__(self, name, value):
+        if type(self) is cls or name in ('kernel', 'grid', 'block', 'dynamic_smem', 'args',):
+            raise FrozenInstanceError(f"cannot assign to field {name!r}")
+        super(cls, self).__setattr__(name, value)
+
+    def __delattr__(self, name):
+        if type(self) is cls or name in ('kernel', 'grid', 'block', 'dynamic_smem', 'args',):
+            raise FrozenInstanceError(f"cannot delete field {name!r}")
+        super(cls, self).__delattr__(name)
+
+    def __hash__(self):
+        return hash((self.kernel, self.grid, self.block, self.dynamic_smem, self.args,))
+
+    return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__hash__': __hash__}
+
+
+def _kernelscope_runner_plan_ConcretePlan(cls, defaults):
+
+    def __init__(self, launches, scratch, scalars):
+        _object_setattr(self, 'launches', launches)
+        _object_setattr(self, 'scratch', scratch)
+        _object_setattr(self, 'scalars', scalars)
+
+    def __repr__(self):
+        return self.__class__.__qualname__ + f"(launches={self.launches!r}, scratch={self.scratch!r}, scalars={self.scalars!r})"
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return (self.launches, self.scratch, self.scalars,) == (other.launches, other.scratch, other.scalars,)
+        return NotImplemented
+
+    def __setattr__(self, name, value):
+        if type(self) is cls or name in ('launches', 'scratch', 'scalars',):
+            raise FrozenInstanceError(f"cannot assign to field {name!r}")
+        super(cls, self).__setattr__(name, value)
+
+    def __delattr__(self, name):
+        if type(self) is cls or name in ('launches', 'scratch', 'scalars',):
+            raise FrozenInstanceError(f"cannot delete field {name!r}")
+        super(cls, self).__delattr__(name)
+
+    def __hash__(self):
+        return hash((self.launches, self.scratch, self.scalars,))
+
+    return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__hash__': __hash__}
+
+
+def _kernelscope_runner_plan_LaunchPlan(cls, defaults):
+    _dflt_scratch, _dflt_scalars, _dflt_origin = defaults
+
+    def __init__(self, launches, scratch=_dflt_scratch, scalars=_dflt_scalars, origin=_dflt_origin):
+        _object_setattr(self, 'launches', launches)
+        _object_setattr(self, 'scratch', scratch)
+        _object_setattr(self, 'scalars', scalars)
+        _object_setattr(self, 'origin', origin)
+
+    def __repr__(self):
+        return self.__class__.__qualname__ + f"(launches={self.launches!r}, scratch={self.scratch!r}, scalars={self.scalars!r}, origin={self.origin!r})"
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return (self.launches, self.scratch, self.scalars, self.origin,) == (other.launches, other.scratch, other.scalars, other.origin,)
+        return NotImplemented
+
+    def __setattr__(self, name, value):
+        if type(self) is cls or name in ('launches', 'scratch', 'scalars', 'origin',):
+            raise FrozenInstanceError(f"cannot assign to field {name!r}")
+        super(cls, self).__setattr__(name, value)
+
+    def __delattr__(self, name):
+        if type(self) is cls or name in ('launches', 'scratch', 'scalars', 'origin',):
+            raise FrozenInstanceError(f"cannot delete field {name!r}")
+        super(cls, self).__delattr__(name)
+
+    def __hash__(self):
+        return hash((self.launches, self.scratch, self.scalars, self.origin,))
+
+    return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__hash__': __hash__}
+
+
+def _kernelscope_runner_plan_LaunchShape(cls, defaults):
+
+    def __init__(self, number, kernel, grid, block, dynamic_smem, missing):
+        _object_setattr(self, 'number', number)
+        _object_setattr(self, 'kernel', kernel)
+        _object_setattr(self, 'grid', grid)
+        _object_setattr(self, 'block', block)
+        _object_setattr(self, 'dynamic_smem', dynamic_smem)
+        _object_setattr(self, 'missing', missing)
+
+    def __repr__(self):
+        return self.__class__.__qualname__ + f"(number={self.number!r}, kernel={self.kernel!r}, grid={self.grid!r}, block={self.block!r}, dynamic_smem={self.dynamic_smem!r}, missing={self.missing!r})"
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return (self.number, self.kernel, self.grid, self.block, self.dynamic_smem, self.missing,) == (other.number, other.kernel, other.grid, other.block, other.dynamic_smem, other.missing,)
+        return NotImplemented
+
+    def __setattr__(self, name, value):
+        if type(self) is cls or name in ('number', 'kernel', 'grid', 'block', 'dynamic_smem', 'missing',):
+            raise FrozenInstanceError(f"cannot assign to field {name!r}")
+        super(cls, self).__setattr__(name, value)
+
+    def __delattr__(self, name):
+        if type(self) is cls or name in ('number', 'kernel', 'grid', 'block', 'dynamic_smem', 'missing',):
+            raise FrozenInstanceError(f"cannot delete field {name!r}")
+        super(cls, self).__delattr__(name)
+
+    def __hash__(self):
+        return hash((self.number, self.kernel, self.grid, self.block, self.dynamic_smem, self.missing,))
+
+    return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__hash__': __hash__}
+
+
+def _kernelscope_runner_plan_PlanScalar(cls, defaults):
+
+    def __init__(self, name, dtype, value):
+        _object_setattr(self, 'name', name)
+        _object_setattr(self, 'dtype', dtype)
+        _object_setattr(self, 'value', value)
+
+    def __repr__(self):
+        return self.__class__.__qualname__ + f"(name={self.name!r}, dtype={self.dtype!r}, value={self.value!r})"
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return (self.name, self.dtype, self.value,) == (other.name, other.dtype, other.value,)
+        return NotImplemented
+
+    def __setattr__(self, name, value):
+        if type(self) is cls or name in ('name', 'dtype', 'value',):
+            raise FrozenInstanceError(f"cannot assign to field {name!r}")
+        super(cls, self).__setattr__(name, value)
+
+    def __delattr__(self, name):
+        if type(self) is cls or name in ('name', 'dtype', 'value',):
+            raise FrozenInstanceError(f"cannot delete field {name!r}")
+        super(cls, self).__delattr__(name)
+
+    def __hash__(self):
+        return hash((self.name, self.dtype, self.value,))
+
+    return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__hash__': __hash__}
+
+
+def _kernelscope_runner_plan_PlannedLaunch(cls, defaults):
+
+    def __init__(self, kernel, grid, block, dynamic_smem, args):
+        _object_setattr(self, 'kernel', kernel)
+        _object_setattr(self, 'grid', grid)
+        _object_setattr(self, 'block', block)
+        _object_setattr(self, 'dynamic_smem', dynamic_smem)
+        _object_setattr(self, 'args', args)
+
+    def __repr__(self):
+        return self.__class__.__qualname__ + f"(kernel={self.kernel!r}, grid={self.grid!r}, block={self.block!r}, dynamic_smem={self.dynamic_smem!r}, args={self.args!r})"
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return (self.kernel, self.grid, self.block, self.dynamic_smem, self.args,) == (other.kernel, other.grid, other.block, other.dynamic_smem, other.args,)
+        return NotImplemented
+
+    def __setattr__(self, name, value):
+        if type(self) is cls or name in ('kernel', 'grid', 'block', 'dynamic_smem', 'args',):
+            raise FrozenInstanceError(f"cannot assign to field {name!r}")
+        super(cls, self).__setattr__(name, value)
+
+    def __delattr__(self, name):
+        if type(self) is cls or name in ('kernel', 'grid', 'block', 'dynamic_smem', 'args',):
+            raise FrozenInstanceError(f"cannot delete field {name!r}")
+        super(cls, self).__delattr__(name)
+
+    def __hash__(self):
+        return hash((self.kernel, self.grid, self.block, self.dynamic_smem, self.args,))
+
+    return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__hash__': __hash__}
+
+
+def _kernelscope_runner_spec_ArraySpec(cls, defaults):
+    _dflt_distribution, _dflt_rtol, _dflt_atol = defaults
+
+    def __init__(self, name, dtype, shape, distribution=_dflt_distribution, rtol=_dflt_rtol, atol=_dflt_atol):
+        _object_setattr(self, 'name', name)
+        _object_setattr(self, 'dtype', dtype)
+        _object_setattr(self, 'shape', shape)
+        _object_setattr(self, 'distribution', distribution)
+        _object_setattr(self, 'rtol', rtol)
+        _object_setattr(self, 'atol', atol)
+
+    def __repr__(self):
+        return self.__class__.__qualname__ + f"(name={self.name!r}, dtype={self.dtype!r}, shape={self.shape!r}, distribution={self.distribution!r}, rtol={self.rtol!r}, atol={self.atol!r})"
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return (self.name, self.dtype, self.shape, self.distribution, self.rtol, self.atol,) == (other.name, other.dtype, other.shape, other.distribution, other.rtol, other.atol,)
+        return NotImplemented
+
+    def __setattr__(self, name, value):
+        if type(self) is cls or name in ('name', 'dtype', 'shape', 'distribution', 'rtol', 'atol',):
+            raise FrozenInstanceError(f"cannot assign to field {name!r}")
+        super(cls, self).__setattr__(name, value)
+
+    def __delattr__(self, name):
+        if type(self) is cls or name in ('name', 'dtype', 'shape', 'distribution', 'rtol', 'atol',):
+            raise FrozenInstanceError(f"cannot delete field {name!r}")
+        super(cls, self).__delattr__(name)
+
+    def __hash__(self):
+        return hash((self.name, self.dtype, self.shape, self.distribution, self.rtol, self.atol,))
+
+    return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__hash__': __hash__}
+
+
+def _kernelscope_runner_spec_ConcreteLaunch(cls, defaults):
+    _dflt_scratch, = defaults
+
+    def __init__(self, grid, block, dynamic_smem, args, scratch=_dflt_scratch):
+        _object_setattr(self, 'grid', grid)
+        _object_setattr(self, 'block', block)
+        _object_setattr(self, 'dynamic_smem', dynamic_smem)
+        _object_setattr(self, 'args', args)
+        _object_setattr(self, 'scratch', scratch)
+
+    def __repr__(self):
+        return self.__class__.__qualname__ + f"(grid={self.grid!r}, block={self.block!r}, dynamic_smem={self.dynamic_smem!r}, args={self.args!r}, scratch={self.scratch!r})"
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return (self.grid, self.block, self.dynamic_smem, self.args, self.scratch,) == (other.grid, other.block, other.dynamic_smem, other.args, other.scratch,)
+        return NotImplemented
+
+    def __setattr__(self, name, value):
+        if type(self) is cls or name in ('grid', 'block', 'dynamic_smem', 'args', 'scratch',):
+            raise FrozenInstanceError(f"cannot assign to field {name!r}")
+        super(cls, self).__setattr__(name, value)
+
+    def __delattr__(self, name):
+        if type(self) is cls or name in ('grid', 'block', 'dynamic_smem', 'args', 'scratch',):
+            raise FrozenInstanceError(f"cannot delete field {name!r}")
+        super(cls, self).__delattr__(name)
+
+    def __hash__(self):
+        return hash((self.grid, self.block, self.dynamic_smem, self.args, self.scratch,))
+
+    return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__hash__': __hash__}
+
+
+def _kernelscope_runner_spec_ConcreteScratch(cls, defaults):
+
+    def __init__(self, name, dtype, shape, zero):
+        _object_setattr(self, 'name', name)
+        _object_setattr(self, 'dtype', dtype)
+        _object_setattr(self, 'shape', shape)
+        _object_setattr(self, 'zero', zero)
+
+    def __repr__(self):
+        return self.__class__.__qualname__ + f"(name={self.name!r}, dtype={self.dtype!r}, shape={self.shape!r}, zero={self.zero!r})"
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return (self.name, self.dtype, self.shape, self.zero,) == (other.name, other.dtype, other.shape, other.zero,)
+        return NotImplemented
+
+    def __setattr__(self, name, value):
+        if type(self) is cls or name in ('name', 'dtype', 'shape', 'zero',):
+            raise FrozenInstanceError(f"cannot assign to field {name!r}")
+        super(cls, self).__setattr__(name, value)
+
+    def __delattr__(self, name):
+        if type(self) is cls or name in ('name', 'dtype', 'shape', 'zero',):
+            raise FrozenInstanceError(f"cannot delete field {name!r}")
+        super(cls, self).__delattr__(name)
+
+    def __hash__(self):
+        return hash((self.name, self.dtype, self.shape, self.zero,))
+
+    return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__hash__': __hash__}
+
+
+def _kernelscope_runner_spec_Distribution(cls, defaults):
+
+    def __init__(self, kind, params):
+        _object_setattr(self, 'kind', kind)
+        _object_setattr(self, 'params', params)
+
+    def __repr__(self):
+        return self.__class__.__qualname__ + f"(kind={self.kind!r}, params={self.params!r})"
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return (self.kind, self.params,) == (other.kind, other.params,)
+        return NotImplemented
+
+    def __setattr__(self, name, value):
+        if type(self) is cls or name in ('kind', 'params',):
+            raise FrozenInstanceError(f"cannot assign to field {name!r}")
+        super(cls, self).__setattr__(name, value)
+
+    def __delattr__(self, name):
+        if type(self) is cls or name in ('kind', 'params',):
+            raise FrozenInstanceError(f"cannot delete field {name!r}")
+        super(cls, self).__delattr__(name)
+
+    def __hash__(self):
+        return hash((self.kind, self.params,))
+
+    return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__hash__': __hash__}
+
+
+def _kernelscope_runner_spec_Implementation(cls, defaults):
+    _dflt_strategy, _dflt_plan = defaults
+
+    def __init__(self, file, kernel, strategy=_dflt_strategy, plan=_dflt_plan):
+        _object_setattr(self, 'file', file)
+        _object_setattr(self, 'kernel', kernel)
+        _object_setattr(self, 'strategy', strategy)
+        _object_setattr(self, 'plan', plan)
+
+    def __repr__(self):
+        return self.__class__.__qualname__ + f"(file={self.file!r}, kernel={self.kernel!r}, strategy={self.strategy!r}, plan={self.plan!r})"
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return (self.file, self.kernel, self.strategy,) == (other.file, other.kernel, other.strategy,)
+        return NotImplemented
+
+    def __setattr__(self, name, value):
+        if type(self) is cls or name in ('file', 'kernel', 'strategy', 'plan',):
+            raise FrozenInstanceError(f"cannot assign to field {name!r}")
+        super(cls, self).__setattr__(name, value)
+
+    def __delattr__(self, name):
+        if type(self) is cls or name in ('file', 'kernel', 'strategy', 'plan',):
+            raise FrozenInstanceError(f"cannot delete field {name!r}")
+        super(cls, self).__delattr__(name)
+
+    def __hash__(self):
+        return hash((self.file, self.kernel, self.strategy,))
+
+    return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__hash__': __hash__}
+
+
+def _kernelscope_runner_spec_LaunchSpec(cls, defaults):
+    _dflt_dynamic_smem, _dflt_args, _dflt_scratch = defaults
+
+    def __init__(self, block, grid, dynamic_smem=_dflt_dynamic_smem, args=_dflt_args, scratch=_dflt_scratch):
+        _object_setattr(self, 'block', block)
+        _object_setattr(self, 'grid', grid)
+        _object_setattr(self, 'dynamic_smem', dynamic_smem)
+        _object_setattr(self, 'args', args)
+        _object_setattr(self, 'scratch', scratch)
+
+    def __repr__(self):
+        return self.__class__.__qualname__ + f"(block={self.block!r}, grid={self.grid!r}, dynamic_smem={self.dynamic_smem!r}, args={self.args!r}, scratch={self.scratch!r})"
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return (self.block, self.grid, self.dynamic_smem, self.args, self.scratch,) == (other.block, other.grid, other.dynamic_smem, other.args, other.scratch,)
+        return NotImplemented
+
+    def __setattr__(self, name, value):
+        if type(self) is cls or name in ('block', 'grid', 'dynamic_smem', 'args', 'scratch',):
+            raise FrozenInstanceError(f"cannot assign to field {name!r}")
+        super(cls, self).__setattr__(name, value)
+
+    def __delattr__(self, name):
+        if type(self) is cls or name in ('block', 'grid', 'dynamic_smem', 'args', 'scratch',):
+            raise FrozenInstanceError(f"cannot delete field {name!r}")
+        super(cls, self).__delattr__(name)
+
+    def __hash__(self):
+        return hash((self.block, self.grid, self.dynamic_smem, self.args, self.scratch,))
+
+    return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__hash__': __hash__}
+
+
+def _kernelscope_runner_spec_ProblemSpec(cls, defaults):
+    _dflt_style, _dflt_description, _dflt_prompt_source, _dflt_implementations, _dflt_scratch, _dflt_flops, _dflt_flops_peak, _dflt_raw = defaults
+
+    def __init__(self, name, path, sizes, inputs, outputs, scalars, launch, reference, rtol, atol, style=_dflt_style, description=_dflt_description, prompt_source=_dflt_prompt_source, implementations=_dflt_implementations, scratch=_dflt_scratch, flops=_dflt_flops, flops_peak=_dflt_flops_peak, raw=_FACTORY):
+        _object_setattr(self, 'name', name)
+        _object_setattr(self, 'path', path)
+        _object_setattr(self, 'sizes', sizes)
+        _object_setattr(self, 'inputs', inputs)
+        _object_setattr(self, 'outputs', outputs)
+        _object_setattr(self, 'scalars', scalars)
+        _object_setattr(self, 'launch', launch)
+        _object_setattr(self, 'reference', reference)
+        _object_setattr(self, 'rtol', rtol)
+        _object_setattr(self, 'atol', atol)
+        _object_setattr(self, 'style', style)
+        _object_setattr(self, 'description', description)
+        _object_setattr(self, 'prompt_source', prompt_source)
+        _object_setattr(self, 'implementations', implementations)
+        _object_setattr(self, 'scratch', scratch)
+        _object_setattr(self, 'flops', flops)
+        _object_setattr(self, 'flops_peak', flops_peak)
+        _object_setattr(self, 'raw', _dflt_raw() if raw is _FACTORY else raw)
+
+    def __repr__(self):
+        return self.__class__.__qualname__ + f"(name={self.name!r}, path={self.path!r}, sizes={self.sizes!r}, inputs={self.inputs!r}, outputs={self.outputs!r}, scalars={self.scalars!r}, launch={self.launch!r}, reference={self.reference!r}, rtol={self.rtol!r}, atol={self.atol!r}, style={self.style!r}, description={self.description!r}, prompt_source={self.prompt_source!r}, implementations={self.implementations!r}, scratch={self.scratch!r}, flops={self.flops!r}, flops_peak={self.flops_peak!r})"
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return (self.name, self.path, self.sizes, self.inputs, self.outputs, self.scalars, self.launch, self.reference, self.rtol, self.atol, self.style, self.description, self.prompt_source, self.implementations, self.scratch, self.flops, self.flops_peak,) == (other.name, other.path, other.sizes, other.inputs, other.outputs, other.scalars, other.launch, other.reference, other.rtol, other.atol, other.style, other.description, other.prompt_source, other.implementations, other.scratch, other.flops, other.flops_peak,)
+        return NotImplemented
+
+    def __setattr__(self, name, value):
+        if type(self) is cls or name in ('name', 'path', 'sizes', 'inputs', 'outputs', 'scalars', 'launch', 'reference', 'rtol', 'atol', 'style', 'description', 'prompt_source', 'implementations', 'scratch', 'flops', 'flops_peak', 'raw',):
+            raise FrozenInstanceError(f"cannot assign to field {name!r}")
+        super(cls, self).__setattr__(name, value)
+
+    def __delattr__(self, name):
+        if type(self) is cls or name in ('name', 'path', 'sizes', 'inputs', 'outputs', 'scalars', 'launch', 'reference', 'rtol', 'atol', 'style', 'description', 'prompt_source', 'implementations', 'scratch', 'flops', 'flops_peak', 'raw',):
+            raise FrozenInstanceError(f"cannot delete field {name!r}")
+        super(cls, self).__delattr__(name)
+
+    def __hash__(self):
+        return hash((self.name, self.path, self.sizes, self.inputs, self.outputs, self.scalars, self.launch, self.reference, self.rtol, self.atol, self.style, self.description, self.prompt_source, self.implementations, self.scratch, self.flops, self.flops_peak,))
+
+    return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__hash__': __hash__}
+
+
+def _kernelscope_runner_spec_ReferenceSpec(cls, defaults):
+    _dflt_python, _dflt_kernel, _dflt_arrays, _dflt_launch = defaults
+
+    def __init__(self, python=_dflt_python, kernel=_dflt_kernel, arrays=_dflt_arrays, launch=_dflt_launch):
+        _object_setattr(self, 'python', python)
+        _object_setattr(self, 'kernel', kernel)
+        _object_setattr(self, 'arrays', arrays)
+        _object_setattr(self, 'launch', launch)
+
+    def __repr__(self):
+        return self.__class__.__qualname__ + f"(python={self.python!r}, kernel={self.kernel!r}, arrays={self.arrays!r}, launch={self.launch!r})"
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return (self.python, self.kernel, self.arrays, self.launch,) == (other.python, other.kernel, other.arrays, other.launch,)
+        return NotImplemented
+
+    def __setattr__(self, name, value):
+        if type(self) is cls or name in ('python', 'kernel', 'arrays', 'launch',):
+            raise FrozenInstanceError(f"cannot assign to field {name!r}")
+        super(cls, self).__setattr__(name, value)
+
+    def __delattr__(self, name):
+        if type(self) is cls or name in ('python', 'kernel', 'arrays', 'launch',):
+            raise FrozenInstanceError(f"cannot delete field {name!r}")
+        super(cls, self).__delattr__(name)
+
+    def __hash__(self):
+        return hash((self.python, self.kernel, self.arrays, self.launch,))
+
+    return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__hash__': __hash__}
+
+
+def _kernelscope_runner_spec_ScalarSpec(cls, defaults):
+
+    def __init__(self, name, dtype, value):
+        _object_setattr(self, 'name', name)
+        _object_setattr(self, 'dtype', dtype)
+        _object_setattr(self, 'value', value)
+
+    def __repr__(self):
+        return self.__class__.__qualname__ + f"(name={self.name!r}, dtype={self.dtype!r}, value={self.value!r})"
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return (self.name, self.dtype, self.value,) == (other.name, other.dtype, other.value,)
+        return NotImplemented
+
+    def __setattr__(self, name, value):
+        if type(self) is cls or name in ('name', 'dtype', 'value',):
+            raise FrozenInstanceError(f"cannot assign to field {name!r}")
+        super(cls, self).__setattr__(name, value)
+
+    def __delattr__(self, name):
+        if type(self) is cls or name in ('name', 'dtype', 'value',):
+            raise FrozenInstanceError(f"cannot delete field {name!r}")
+        super(cls, self).__delattr__(name)
+
+    def __hash__(self):
+        return hash((self.name, self.dtype, self.value,))
+
+    return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__hash__': __hash__}
+
+
+def _kernelscope_runner_spec_ScratchSpec(cls, defaults):
+    _dflt_zero, = defaults
+
+    def __init__(self, name, dtype, shape, zero=_dflt_zero):
+        _object_setattr(self, 'name', name)
+        _object_setattr(self, 'dtype', dtype)
+        _object_setattr(self, 'shape', shape)
+        _object_setattr(self, 'zero', zero)
+
+    def __repr__(self):
+        return self.__class__.__qualname__ + f"(name={self.name!r}, dtype={self.dtype!r}, shape={self.shape!r}, zero={self.zero!r})"
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return (self.name, self.dtype, self.shape, self.zero,) == (other.name, other.dtype, other.shape, other.zero,)
+        return NotImplemented
+
+    def __setattr__(self, name, value):
+        if type(self) is cls or name in ('name', 'dtype', 'shape', 'zero',):
+            raise FrozenInstanceError(f"cannot assign to field {name!r}")
+        super(cls, self).__setattr__(name, value)
+
+    def __delattr__(self, name):
+        if type(self) is cls or name in ('name', 'dtype', 'shape', 'zero',):
+            raise FrozenInstanceError(f"cannot delete field {name!r}")
+        super(cls, self).__delattr__(name)
+
+    def __hash__(self):
+        return hash((self.name, self.dtype, self.shape, self.zero,))
+
+    return {'__init__': __init__, '__repr__': __repr__, '__eq__': __eq__, '__setattr__': __setattr__, '__delattr__': __delattr__, '__hash__': __hash__}
+
+
 
 CLASSES = {
     'kernelscope.analyses.intensity.IntensityResult': (
@@ -1906,4 +2443,68 @@ CLASSES = {
         (True, False, False, (('registers', 0, True, True), ('spill_stores', 1, True, True), ('spill_loads', 1, True, True), ('stack_bytes', 1, True, True), ('static_shared_bytes', 1, True, True), ('constant_bytes', 1, True, True), ('barriers', 1, True, True), ('source', 1, True, True), ('symbol', 1, True, True), ('instantiation', 1, True, True), ('instantiations', 1, False, True))),
         _kernelscope_resources_ResourceUsage,
         "ResourceUsage(registers: 'int', spill_stores: 'int' = 0, spill_loads: 'int' = 0, stack_bytes: 'int' = 0, static_shared_bytes: 'int' = 0, constant_bytes: 'int' = 0, barriers: 'int' = 0, source: 'str' = 'ptxas', symbol: 'str' = '', instantiation: 'str' = '', instantiations: 'tuple' = ())"),
+    'kernelscope.runner.plan.ConcreteLaunch': (
+        (True, False, False, (('kernel', 0, True, True), ('grid', 0, True, True), ('block', 0, True, True), ('dynamic_smem', 0, True, True), ('args', 0, True, True))),
+        _kernelscope_runner_plan_ConcreteLaunch,
+        "ConcreteLaunch(kernel: 'str', grid: 'tuple[int, int, int]', block: 'tuple[int, int, int]', dynamic_smem: 'int', args: 'tuple[str, ...]')"),
+    'kernelscope.runner.plan.ConcretePlan': (
+        (True, False, False, (('launches', 0, True, True), ('scratch', 0, True, True), ('scalars', 0, True, True))),
+        _kernelscope_runner_plan_ConcretePlan,
+        "ConcretePlan(launches: 'tuple', scratch: 'tuple', scalars: 'dict')"),
+    'kernelscope.runner.plan.LaunchPlan': (
+        (True, False, False, (('launches', 0, True, True), ('scratch', 1, True, True), ('scalars', 1, True, True), ('origin', 1, True, True))),
+        _kernelscope_runner_plan_LaunchPlan,
+        "LaunchPlan(launches: 'tuple', scratch: 'tuple' = (), scalars: 'tuple' = (), origin: 'str' = 'problem')"),
+    'kernelscope.runner.plan.LaunchShape': (
+        (True, False, False, (('number', 0, True, True), ('kernel', 0, True, True), ('grid', 0, True, True), ('block', 0, True, True), ('dynamic_smem', 0, True, True), ('missing', 0, True, True))),
+        _kernelscope_runner_plan_LaunchShape,
+        None),
+    'kernelscope.runner.plan.PlanScalar': (
+        (True, False, False, (('name', 0, True, True), ('dtype', 0, True, True), ('value', 0, True, True))),
+        _kernelscope_runner_plan_PlanScalar,
+        "PlanScalar(name: 'str', dtype: 'str', value: 'object')"),
+    'kernelscope.runner.plan.PlannedLaunch': (
+        (True, False, False, (('kernel', 0, True, True), ('grid', 0, True, True), ('block', 0, True, True), ('dynamic_smem', 0, True, True), ('args', 0, True, True))),
+        _kernelscope_runner_plan_PlannedLaunch,
+        "PlannedLaunch(kernel: 'str', grid: 'tuple', block: 'tuple', dynamic_smem: 'object', args: 'tuple')"),
+    'kernelscope.runner.spec.ArraySpec': (
+        (True, False, False, (('name', 0, True, True), ('dtype', 0, True, True), ('shape', 0, True, True), ('distribution', 1, True, True), ('rtol', 1, True, True), ('atol', 1, True, True))),
+        _kernelscope_runner_spec_ArraySpec,
+        "ArraySpec(name: 'str', dtype: 'str', shape: 'tuple', distribution: 'Distribution | None' = None, rtol: 'float | None' = None, atol: 'float | None' = None)"),
+    'kernelscope.runner.spec.ConcreteLaunch': (
+        (True, False, False, (('grid', 0, True, True), ('block', 0, True, True), ('dynamic_smem', 0, True, True), ('args', 0, True, True), ('scratch', 1, True, True))),
+        _kernelscope_runner_spec_ConcreteLaunch,
+        "ConcreteLaunch(grid: 'tuple[int, int, int]', block: 'tuple[int, int, int]', dynamic_smem: 'int', args: 'tuple[str, ...]', scratch: 'tuple' = ())"),
+    'kernelscope.runner.spec.ConcreteScratch': (
+        (True, False, False, (('name', 0, True, True), ('dtype', 0, True, True), ('shape', 0, True, True), ('zero', 0, True, True))),
+        _kernelscope_runner_spec_ConcreteScratch,
+        "ConcreteScratch(name: 'str', dtype: 'str', shape: 'tuple[int, ...]', zero: 'bool')"),
+    'kernelscope.runner.spec.Distribution': (
+        (True, False, False, (('kind', 0, True, True), ('params', 0, True, True))),
+        _kernelscope_runner_spec_Distribution,
+        "Distribution(kind: 'str', params: 'tuple[float, ...]')"),
+    'kernelscope.runner.spec.Implementation': (
+        (True, False, False, (('file', 0, True, True), ('kernel', 0, True, True), ('strategy', 1, True, True), ('plan', 1, True, False))),
+        _kernelscope_runner_spec_Implementation,
+        None),
+    'kernelscope.runner.spec.LaunchSpec': (
+        (True, False, False, (('block', 0, True, True), ('grid', 0, True, True), ('dynamic_smem', 1, True, True), ('args', 1, True, True), ('scratch', 1, True, True))),
+        _kernelscope_runner_spec_LaunchSpec,
+        "LaunchSpec(block: 'tuple', grid: 'tuple', dynamic_smem: 'object' = 0, args: 'tuple' = (), scratch: 'tuple' = ())"),
+    'kernelscope.runner.spec.ProblemSpec': (
+        (True, False, False, (('name', 0, True, True), ('path', 0, True, True), ('sizes', 0, True, True), ('inputs', 0, True, True), ('outputs', 0, True, True), ('scalars', 0, True, True), ('launch', 0, True, True), ('reference', 0, True, True), ('rtol', 0, True, True), ('atol', 0, True, True), ('style', 1, True, True), ('description', 1, True, True), ('prompt_source', 1, True, True), ('implementations', 1, True, True), ('scratch', 1, True, True), ('flops', 1, True, True), ('flops_peak', 1, True, True), ('raw', 2, False, False))),
+        _kernelscope_runner_spec_ProblemSpec,
+        "ProblemSpec(name: 'str', path: 'Path', sizes: 'dict', inputs: 'tuple', outputs: 'tuple', scalars: 'tuple', launch: 'LaunchSpec', reference: 'ReferenceSpec', rtol: 'float', atol: 'float', style: 'str' = 'c', description: 'str' = '', prompt_source: 'str | None' = None, implementations: 'tuple' = (), scratch: 'tuple' = (), flops: 'object' = None, flops_peak: 'str | None' = None, raw: 'dict' = <factory>)"),
+    'kernelscope.runner.spec.ReferenceSpec': (
+        (True, False, False, (('python', 1, True, True), ('kernel', 1, True, True), ('arrays', 1, True, True), ('launch', 1, True, True))),
+        _kernelscope_runner_spec_ReferenceSpec,
+        "ReferenceSpec(python: 'str | None' = None, kernel: 'str | None' = None, arrays: 'str' = 'cupy', launch: 'LaunchSpec | None' = None)"),
+    'kernelscope.runner.spec.ScalarSpec': (
+        (True, False, False, (('name', 0, True, True), ('dtype', 0, True, True), ('value', 0, True, True))),
+        _kernelscope_runner_spec_ScalarSpec,
+        "ScalarSpec(name: 'str', dtype: 'str', value: 'object')"),
+    'kernelscope.runner.spec.ScratchSpec': (
+        (True, False, False, (('name', 0, True, True), ('dtype', 0, True, True), ('shape', 0, True, True), ('zero', 1, True, True))),
+        _kernelscope_runner_spec_ScratchSpec,
+        None),
 }

@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 import operator
 import os
-import shutil
 
 import numpy as np
 from dataclasses import field
@@ -370,6 +369,8 @@ def _resource_usage(model, text: str, path: str, options: Options, notes: list) 
     from kernelscope import resources
 
     mode = options.registers
+    if mode == "auto":
+        import shutil   # here: `--registers estimate` looks for no tool (shutil was 1% of a fresh one-kernel run)
     use_ptxas = mode == "ptxas" or (mode == "auto" and shutil.which(os.environ.get("NVCC", "nvcc")))
     measured = {}
     if use_ptxas:

@@ -8,9 +8,12 @@ import importlib
 import os
 import sys
 
-import click
+from kernelscope import __version__, regex_cache
 
-from kernelscope import __version__
+# Before click, numpy and the front end compile their regular expressions at import (regex_cache).
+regex_cache.install()
+
+import click  # noqa: E402
 
 # command name -> (module, attribute, one-line help shown by `kernelscope --help`)
 COMMANDS = {

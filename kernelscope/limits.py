@@ -9,11 +9,12 @@ after which the whole group is killed, so nothing it started outlives the call.
 from __future__ import annotations
 
 import os
-import resource
-import signal
 from typing import TYPE_CHECKING
 
 from kernelscope.errors import InputError
+
+# signal and resource are imported where a process is run: `analyze` without ptxas never runs one,
+# and importing signal (its enums) was 3 million instructions of a fresh one-kernel analysis.
 
 if TYPE_CHECKING:
     import subprocess
@@ -38,6 +39,7 @@ def env_limit(name: str, default: float) -> float:
 def run_limited(command: list[str], *, what: str, timeout_s: float, memory_bytes: int | None,
                 input: str | None = None, cwd=None) -> subprocess.CompletedProcess:
     """Run `command` to completion (text output captured) or raise LimitExceeded naming `what`."""
+    import signal
     import subprocess   # here, not at import: `analyze` without ptxas never starts a process
 
     process = subprocess.Popen(command, stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
@@ -62,6 +64,8 @@ def run_limited(command: list[str], *, what: str, timeout_s: float, memory_bytes
 
 
 def _limits_for_child(memory_bytes: int | None, timeout_s: float):
+    import resource     # in the parent: between fork and exec the child only calls setrlimit
+
     cpu_seconds = max(1, int(timeout_s) + 1)   # a backstop: the wall-clock deadline normally acts first
 
     def apply() -> None:  # runs in the child between fork and exec: setrlimit calls only
@@ -73,12 +77,15 @@ def _limits_for_child(memory_bytes: int | None, timeout_s: float):
 
 
 def _ran_out_of_memory(returncode: int, output: str) -> bool:
+    import signal
+
     killed = returncode in (-signal.SIGKILL, -signal.SIGSEGV, -signal.SIGABRT)
     return killed or any(marker in output.lower() for marker in _OUT_OF_MEMORY)
 
 
 def kill_process_group(process: subprocess.Popen) -> None:
     """SIGKILL the process's group (it leads one: start_new_session) and reap the leader."""
+    import signal
     import subprocess
 
     try:

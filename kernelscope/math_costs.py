@@ -10,7 +10,6 @@ typically call it. Operations the table does not list cost one FLOP, the old con
 
 from __future__ import annotations
 
-import csv
 import math
 from functools import lru_cache
 
@@ -23,6 +22,8 @@ UNMEASURED_COST = 1.0
 @lru_cache(maxsize=1)
 def _table() -> dict:
     """{(operation, precision): FLOPs per call}; empty if the shipped table is missing."""
+    import csv      # here: a kernel without math calls or divisions never reads the table
+
     try:
         with open(profile_file(TABLE), newline="") as handle:
             return {(row["operation"], row["precision"]): float(row["flops_per_call"])

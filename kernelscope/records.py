@@ -70,8 +70,7 @@ def record(cls=None, /, *, frozen: bool = False, slots: bool = False):
             factory, doc = written
             if not own_doc and doc is not None:
                 cls.__doc__ = doc        # the text dataclasses would write, without inspect.signature
-            made = _complete(dataclasses.dataclass(cls, init=False, repr=False, eq=False, slots=slots),
-                             factory, frozen)
+            made = _complete(_plain_dataclass(cls, slots), factory, frozen)
         REGISTERED.append((made, frozen, slots, own_doc))
         return made
 
@@ -113,6 +112,22 @@ def _written_methods(cls, shape):
     if entry is None or entry[0] != shape:
         return None
     return entry[1], entry[2]
+
+
+def _plain_dataclass(cls, slots: bool):
+    """`dataclasses.dataclass(cls, init=False, repr=False, eq=False, slots=slots)` for a class whose
+    shape `class_shape` has read. dataclasses reads each annotation written as text (this package's
+    modules postpone their annotations) three times over, a regex match and a module lookup each,
+    to see whether it names ClassVar, InitVar or KW_ONLY (10 million instructions for the classes a
+    fresh `analyze` defines); class_shape has found none of them, so the fields are declared with a
+    stand-in type, and take their own annotations back after."""
+    annotations = cls.__dict__.get("__annotations__", {})
+    cls.__annotations__ = dict.fromkeys(annotations, object)
+    made = dataclasses.dataclass(cls, init=False, repr=False, eq=False, slots=slots)
+    made.__annotations__ = annotations
+    for field in dataclasses.fields(made):
+        field.type = annotations[field.name]
+    return made
 
 
 def _complete(cls, factory, frozen: bool):

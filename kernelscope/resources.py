@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 from dataclasses import field, replace
 from pathlib import Path
 from typing import Iterable, Mapping, Optional
@@ -133,6 +132,8 @@ def demangle(symbols: Iterable[str]) -> dict[str, str]:
 
 
 def _demangle_all(mangled: list[str]) -> list[str]:
+    import shutil   # (shutil.which: here, as in nvcc_path)
+
     for tool in ("cu++filt", "c++filt"):
         path = shutil.which(tool)
         if path:
@@ -259,6 +260,8 @@ def group_by_kernel(usages: Mapping[str, ResourceUsage], names: Optional[Mapping
 
 
 def nvcc_path() -> Optional[str]:
+    import shutil   # here, not at import: `analyze --registers estimate` looks for no tool
+
     return shutil.which("nvcc")
 
 

@@ -108,7 +108,7 @@ def test_json_of_a_template_lists_its_instantiations():
 
 
 def test_missing_nvcc_raises_tool_missing(monkeypatch):
-    monkeypatch.setattr(resources.shutil, "which", lambda name: None)
+    monkeypatch.setattr(shutil, "which", lambda name: None)
     with pytest.raises(ToolMissingError):
         ptxas_usage("__global__ void k() {}")
 

@@ -31,9 +31,9 @@ This module only parses, validates and binds plans to sizes; it needs no GPU.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from kernelscope.errors import InputError
+from kernelscope.records import record
 from kernelscope.runner import expr
 from kernelscope.runner.spec import (DTYPE_BYTES, DTYPES, ConcreteScratch, LaunchSpec, ProblemSpec,
                                      SpecError, _merge_launch, parse_scratch)
@@ -64,14 +64,14 @@ class PlanError(InputError):
     """A launch plan is malformed or does not fit the problem."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PlanScalar:
     name: str
     dtype: str            # an integer dtype
     value: object         # expression
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PlannedLaunch:
     kernel: str
     grid: tuple
@@ -80,7 +80,7 @@ class PlannedLaunch:
     args: tuple           # names of inputs, outputs, problem scalars, scratch buffers, plan scalars
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class LaunchPlan:
     launches: tuple
     scratch: tuple = ()       # spec.ScratchSpec: the problem's [[scratch]], then the plan's own
@@ -108,7 +108,7 @@ class LaunchPlan:
                 "scalars": [{"name": s.name, "dtype": s.dtype, "value": s.value} for s in self.scalars]}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ConcreteLaunch:
     kernel: str
     grid: tuple[int, int, int]
@@ -121,7 +121,7 @@ class ConcreteLaunch:
         return _product(self.grid) * _product(self.block)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ConcretePlan:
     launches: tuple
     scratch: tuple
@@ -282,7 +282,7 @@ def single_launch(spec: ProblemSpec, implementation, size: str) -> ConcreteLaunc
     return plan.concrete(spec, size).launches[0]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class LaunchShape:
     """One launch of a plan read without a problem spec (kernelscope analyze): each of grid, block
     and dynamic shared memory is resolved, or None with the size names it would need in `missing`."""

@@ -8,10 +8,11 @@ Validation happens entirely on the CPU so that a broken spec fails fast, before 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from kernelscope.errors import InputError
+from kernelscope.records import record
 from kernelscope.runner import expr
 
 try:
@@ -37,7 +38,7 @@ DISTRIBUTIONS = {"uniform": 2, "normal": 2, "randint": 2}
 _DISTRIBUTION = re.compile(r"^\s*([a-z]+)\s*\((.*)\)\s*$")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Distribution:
     kind: str                  # uniform(lo, hi) | normal(mean, std) | randint(lo, hi), hi exclusive
     params: tuple[float, ...]
@@ -60,7 +61,7 @@ class Distribution:
         return cls(kind, params)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ArraySpec:
     name: str
     dtype: str
@@ -70,14 +71,14 @@ class ArraySpec:
     atol: float | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ScalarSpec:
     name: str
     dtype: str
     value: object              # expression over size variables, or a number
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ScratchSpec:
     """A device buffer the runner allocates for the kernel's own bookkeeping (grid-wide counters,
     decoupled look-back flags, partial sums): passed by name in `args`, never compared with the
@@ -96,7 +97,7 @@ class ScratchSpec:
         return ConcreteScratch(self.name, self.dtype, dims, self.zero)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ConcreteScratch:
     name: str
     dtype: str
@@ -111,7 +112,7 @@ class ConcreteScratch:
         return count * DTYPE_BYTES[self.dtype]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class LaunchSpec:
     block: tuple
     grid: tuple
@@ -120,7 +121,7 @@ class LaunchSpec:
     scratch: tuple = ()        # ScratchSpec declared by this launch, on top of the spec's [[scratch]]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ReferenceSpec:
     python: str | None = None  # "file.py:function"
     kernel: str | None = None  # "file.cu:kernel_name"
@@ -128,7 +129,7 @@ class ReferenceSpec:
     launch: LaunchSpec | None = None   # launch of a reference kernel when it differs from [launch]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Implementation:
     """A known implementation of the problem. How it is launched is in its file, as for any candidate:
     the `/* kernelscope:plan */` comment it carries, else the problem's [launch]."""
@@ -138,7 +139,7 @@ class Implementation:
     plan: object = field(default=None, compare=False)   # runner.plan.LaunchPlan of the file; None: [launch]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ConcreteLaunch:
     grid: tuple[int, int, int]
     block: tuple[int, int, int]
@@ -147,7 +148,7 @@ class ConcreteLaunch:
     scratch: tuple = ()        # ConcreteScratch of the spec's [[scratch]] and the launch's own
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ProblemSpec:
     name: str
     path: Path
