@@ -1318,8 +1318,10 @@ class BlockRun:
                 seen.append((addresses, reached, number, pieces))
                 size = reached.shape[1]
                 touch = (reached & (number >= 0)[:, None]).ravel().nonzero()[0]   # (flat indices)
-                trip, thread = touch // size, touch % size
-                word = np.asarray(addresses, dtype=np.int64)[trip, thread] // granule
+                trip = touch // size
+                thread = touch - trip * size    # (a product costs less than a remainder)
+                # (a gather from the flat addresses costs less than one by (trip, thread) pairs)
+                word = np.asarray(addresses, dtype=np.int64).ravel()[touch] // granule
                 interval = number[trip]
                 if pieces > 1:
                     word = (word[:, None] + np.arange(pieces)).reshape(-1)
