@@ -75,6 +75,7 @@ SPANS_APART = True       # footprints of rising words in ranges apart are known 
 MAX_APART = 12           # ... asked of this many footprints at most (more cost less looked at together)
 SHARE_FOOTPRINTS = True  # instances with the same addresses and threads share one footprint (`Footprints`)
 MIN_BATCH = 8            # iterations worth evaluating at once (fewer cost about as much one by one)
+HAZARD_OWNERS = True     # the barrier hazard check compares one remembered thread per word and side (dense words)
 
 
 
@@ -1941,24 +1942,100 @@ def _hazard_across(before: list[Instance], after: list[Instance], space: ThreadS
             return True     # cannot rule it out
         granule = _granule(both)
         footprints = _touching(both, granule)
-        if not _two_threads_among(footprints, both[0].shared):
-            continue
         words = np.concatenate([w for w, _ in footprints])
-        thread = np.concatenate([t for _, t in footprints])
-        sizes = [w.size for w, _ in footprints]
-        kinds = np.repeat(np.array([_KIND.get(i.access.op, ATOMIC) for i in both], dtype=np.int64), sizes)
-        side = np.repeat(np.arange(len(both)) >= len(group), sizes)
-        meet = _meeting(words, thread)
-        write, atomic = kinds == STORE, kinds == ATOMIC
-        # (rows before, rows after) that conflict; atomics only against loads, and most tables have none
-        pairs = [lambda: (write & ~side, side), lambda: (write & side, ~side)]
-        if atomic.any():
-            load = kinds == LOAD
-            pairs += [lambda: (atomic & ~side, load & side), lambda: (load & ~side, atomic & side)]
-        for pair in pairs:
-            if meet(*pair()):
+        dense = _dense_slots(words) if HAZARD_OWNERS and words.size else None
+        if dense is not None:
+            # (no need to ask first whether two threads share a word at all: the owners' test
+            # answers that on the way, for less than asking)
+            if _meets_by_owners(dense, np.concatenate([t for _, t in footprints]), footprints, both, len(group)):
                 return True
+        elif _two_threads_among(footprints, both[0].shared) and \
+                _meets_by_rows(words, np.concatenate([t for _, t in footprints]), footprints, both, len(group)):
+            return True
     return False
+
+
+def _meets_by_rows(words: np.ndarray, thread: np.ndarray, footprints: list, both: list, before: int) -> bool:
+    """Whether a conflicting pair of rows across the barrier meets on a word with two different
+    threads among them (`_hazard_across`): the first `before` of the instances `both` (with their
+    `footprints`) are before it. Row selections over the whole table, for any spread of words."""
+    sizes = [w.size for w, _ in footprints]
+    kinds = np.repeat(np.array([_KIND.get(i.access.op, ATOMIC) for i in both], dtype=np.int64), sizes)
+    side = np.repeat(np.arange(len(both)) >= before, sizes)
+    meet = _meeting(words, thread)
+    write, atomic = kinds == STORE, kinds == ATOMIC
+    # (rows before, rows after) that conflict; atomics only against loads, and most tables have none
+    pairs = [lambda: (write & ~side, side), lambda: (write & side, ~side)]
+    if atomic.any():
+        load = kinds == LOAD
+        pairs += [lambda: (atomic & ~side, load & side), lambda: (load & ~side, atomic & side)]
+    for pair in pairs:
+        if meet(*pair()):
+            return True
+    return False
+
+
+def _meets_by_owners(dense: tuple, thread: np.ndarray, footprints: list, both: list, before: int) -> bool:
+    """`_meets_by_rows` for words within a dense span (`dense`: the table's words as slots and the
+    span). The instances of one side and kind are consecutive rows or a few pieces of them, so a
+    pair's two sets of rows are views, not selections over the table, and `_owners_meet` decides
+    most pairs with one comparison over the span."""
+    slots, span = dense
+    ends = np.cumsum([w.size for w, _ in footprints]).tolist()
+    starts = [0] + ends[:-1]
+    kinds = [_KIND.get(i.access.op, ATOMIC) for i in both]
+
+    def rows(chosen: list) -> tuple:
+        """(slots, threads) of the chosen instances' rows."""
+        pieces = []     # [start, end) runs of rows
+        for k in chosen:
+            if pieces and pieces[-1][1] == starts[k]:
+                pieces[-1][1] = ends[k]
+            else:
+                pieces.append([starts[k], ends[k]])
+        if len(pieces) == 1:
+            low, high = pieces[0]
+            return slots[low:high], thread[low:high]
+        return (np.concatenate([slots[low:high] for low, high in pieces]),
+                np.concatenate([thread[low:high] for low, high in pieces]))
+
+    def of(side: range, kind) -> list:
+        return [k for k in side if kind is None or kinds[k] == kind]
+
+    first, second = range(before), range(before, len(both))
+    # (rows before, rows after) that conflict: a store against anything, an atomic against a load
+    pairs = [(of(first, STORE), of(second, None)), (of(second, STORE), of(first, None))]
+    if ATOMIC in kinds:
+        pairs += [(of(first, ATOMIC), of(second, LOAD)), (of(first, LOAD), of(second, ATOMIC))]
+    for x, y in pairs:
+        if x and y and _owners_meet(*rows(x), *rows(y), span):
+            return True
+    return False
+
+
+def _owners_meet(slots_x, threads_x, slots_y, threads_y, span: int) -> bool:
+    """Whether some word (slot below `span`) is touched by a row of x and a row of y with two different
+    threads among x's and y's rows on it. The x side remembers one thread per slot (the last written
+    wins). A y row on a slot x touches whose thread is not the one remembered there is such a word
+    (the usual conflict, found in one pass over y's rows); when there is none, every y row on a
+    shared word has x's remembered thread, and two threads meet there only if x's own rows put a
+    second one on it."""
+    if not slots_x.size or not slots_y.size:
+        return False
+    owner = np.full(span, -1, dtype=threads_x.dtype)
+    owner[slots_x] = threads_x
+    met = owner[slots_y]
+    touched = met >= 0
+    if _count_nonzero(touched & (met != threads_y)):
+        return True
+    if not _count_nonzero(touched):
+        return False    # no word both sides touch
+    second = owner[slots_x] != threads_x    # x's rows whose thread is not the one remembered
+    if not _count_nonzero(second):
+        return False
+    in_y = np.zeros(span, dtype=bool)
+    in_y[slots_y] = True
+    return bool(_count_nonzero(in_y[slots_x[second]]))
 
 
 def _any_unknown_address(instances) -> bool:
