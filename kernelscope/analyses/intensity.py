@@ -66,8 +66,14 @@ def analyze(kernel, memory_result, weights: ExecWeights, gpu=None, threads_launc
     flops = {p: 0.0 for p in PRECISIONS}
     special = 0.0
     unknown_flops = []
+    executions = weights.executions
+    context, weight = _NO_CONTEXT, None
     for site in kernel.arith:
-        weight = weights.executions(site.context)
+        # the sites of one statement or block share their Context object, usually one after another:
+        # its count is asked once per run of them (executions() answers the same for one object)
+        if site.context is not context or not REUSE_RUN_WEIGHTS:
+            context = site.context
+            weight = executions(context)
         if weight is None:
             unknown_flops.append(f"{site.flops}*{weights.weight(site.context)[1]}")
             continue
@@ -77,8 +83,13 @@ def analyze(kernel, memory_result, weights: ExecWeights, gpu=None, threads_launc
     global_bytes = 0.0
     shared_bytes = 0.0
     unknown_bytes = []
+    context = hoisted = _NO_CONTEXT
     for access, record in zip(memory_result.accesses, kernel.accesses):
-        weight = weights.executions(record.weight_context)
+        # (the weight context is the access' context less its hoisted loops: the same for a run of
+        # accesses with one context and one count of hoisted loops)
+        if record.context is not context or record.hoisted_loops != hoisted or not REUSE_RUN_WEIGHTS:
+            context, hoisted = record.context, record.hoisted_loops
+            weight = executions(record.weight_context)
         if weight is None:
             if access.space == "global":
                 unknown_bytes.append(f"{access.elem_bytes}*{access.exec_weight}")
@@ -114,6 +125,12 @@ def analyze(kernel, memory_result, weights: ExecWeights, gpu=None, threads_launc
         if result.global_bytes_per_thread is not None:
             result.total_global_bytes = result.global_bytes_per_thread * threads_launched
     return result
+
+
+# analyze() asks a run of sites or accesses with one context for its count once (the switch is for
+# tests that compare with the general path)
+REUSE_RUN_WEIGHTS = True
+_NO_CONTEXT = object()     # what no site's context is: the first site asks
 
 
 def _roofline(result: IntensityResult, gpu) -> None:

@@ -183,8 +183,30 @@ def _access(access, lanes: Lanes, active: np.ndarray, active_bytes: bytes, weigh
                           averaging_weight=numeric_weight if numeric_weight is not None else
                           weights.averaging_weight(access.weight_context))
     _, _, result.active_lanes, result.requests_per_block = _warp_requests(active_bytes)
+    if KEEP_ADDRESS_LAYOUTS:
+        # what the address tells depends on its structure, the environment, the mask, the element
+        # size and the space only: kept for every access alike (`x[i]` and `y[i]`, the load and the
+        # store of `s[t] += ...`, kernels that index alike) in an equal environment
+        layout = lanes.kept(("address layout", sx.structure_key(access.address), active_bytes, access.elem_bytes,
+                             access.space), lambda: _address_layout(access, lanes, active, active_bytes))
+    else:
+        layout = _address_layout(access, lanes, active, active_bytes)
+    return _with_layout(result, layout, active_bytes)
+
+
+# _access keeps each address's layout answer per environment (the switch is for tests that compare
+# with the general path)
+KEEP_ADDRESS_LAYOUTS = True
+_INDIRECT = "indirect"
+
+
+def _address_layout(access, lanes: Lanes, active: np.ndarray, active_bytes: bytes) -> tuple:
+    """(note, layout) of an access's address under the mask: layout is _INDIRECT (data-dependent),
+    None (not evaluable; the note says why) or (stride_bytes, pattern, cost, ideal) as _layout
+    gives them, a strided pattern that costs about the ideal counted as coalesced."""
     env, slots = lanes.env, lanes.slots
     free = sx.free_names(access.address)
+    note = None
     try:
         addresses = lanes.values(access.address)
     except sx.Indirect:
@@ -193,23 +215,34 @@ def _access(access, lanes: Lanes, active: np.ndarray, active_bytes: bytes, weigh
             ("warp-uniform loads", sx.structure_key(access.address), active_bytes),
             lambda: _with_warp_uniform_loads(access.address, bind_missing(env, free, PLACEHOLDER), slots, active))
         if addresses is None:
-            return _indirect(result, active_bytes)
-        result.note = "address reads data that is the same across each warp (e.g. a row index): modelled per warp"
+            return None, _INDIRECT
+        note = "address reads data that is the same across each warp (e.g. a row index): modelled per warp"
     except UNEVALUABLE as exc:
-        result.note = f"address not evaluable: {exc}"
-        return result
+        return f"address not evaluable: {exc}", None
     unbound = [n for n in free if n not in env] if free else None
     symbolic_stride = _symbolic_stride(access, lanes, addresses, unbound) if unbound else None
     shared = access.space == "shared"
-    result.stride_bytes, result.pattern, cost, ideal = _layout(lanes.as_bytes(addresses), active_bytes,
-                                                                access.elem_bytes, shared, symbolic_stride)
-    if shared:
+    stride, pattern, cost, ideal = _layout(lanes.as_bytes(addresses), active_bytes, access.elem_bytes, shared,
+                                           symbolic_stride)
+    if not shared and pattern == "strided" and cost is not None and ideal and cost <= ideal * 1.25:
+        pattern = "coalesced"  # e.g. 2-D blocks: rows of a warp are each contiguous
+    return note, (stride, pattern, cost, ideal)
+
+
+def _with_layout(result: AccessResult, layout: tuple, active_bytes: bytes) -> AccessResult:
+    """`result` with the fields of its address' layout (_address_layout's answer) filled in."""
+    note, found = layout
+    if found is _INDIRECT:
+        return _indirect(result, active_bytes)
+    result.note = note
+    if found is None:
+        return result
+    result.stride_bytes, result.pattern, cost, ideal = found
+    if result.space == "shared":
         result.wavefronts_per_request = cost
         result.bank_ways = cost / ideal if ideal else None
     else:
         result.sectors_per_request, result.ideal_sectors = cost, ideal
-        if result.pattern == "strided" and cost is not None and ideal and cost <= ideal * 1.25:
-            result.pattern = "coalesced"  # e.g. 2-D blocks: rows of a warp are each contiguous
     return result
 
 
