@@ -5,9 +5,6 @@ kills and limits, a kernel with math calls still reads the measured table."""
 
 from __future__ import annotations
 
-import ast
-import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -17,32 +14,17 @@ from kernelscope import math_costs
 from kernelscope.cli import cli
 from kernelscope.limits import LimitExceeded, run_limited
 
+from fresh_analyze import modules_of_a_fresh_analyze
+
 ROOT = Path(__file__).resolve().parent.parent
 LATE = ("shutil", "signal", "resource", "csv")
 PLAIN = "__global__ void k(float* a) { a[threadIdx.x] = 1.0f; }\n"
 WITH_MATH = "__global__ void k(float* a) { a[threadIdx.x] = expf(a[threadIdx.x]) / a[0]; }\n"
 
-# A fresh process running the command as `python -m kernelscope` does; prints which of LATE it imported.
-IMPORTED = """
-import contextlib, io, sys
-from kernelscope.cli import cli
-with contextlib.redirect_stdout(io.StringIO()):
-    try:
-        cli.main(args=sys.argv[1:], prog_name="kernelscope", standalone_mode=True)
-    except SystemExit:
-        pass
-print([name for name in %r if name in sys.modules])
-""" % (LATE,)
-
-
 def imported_by_a_fresh_analyze(tmp_path, source: str, registers: str = "estimate") -> list:
     path = tmp_path / "k.cu"
     path.write_text(source)
-    ran = subprocess.run([sys.executable, "-c", IMPORTED, "analyze", "--format", "json", "--registers", registers,
-                          str(path)], capture_output=True, text=True, cwd=tmp_path,
-                         env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert ran.returncode == 0, ran.stderr
-    return ast.literal_eval(ran.stdout.strip().splitlines()[-1])
+    return [name for name in LATE if name in modules_of_a_fresh_analyze(path, registers)]
 
 
 def test_a_fresh_estimate_imports_none_of_them(tmp_path):

@@ -6,9 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +15,8 @@ from kernelscope import _record_methods, records
 from kernelscope.cli import cli
 from kernelscope.runner import plan, spec
 
+from fresh_analyze import modules_of_a_fresh_analyze
+
 ROOT = Path(__file__).resolve().parent.parent
 PLAN_CLASSES = [value for module in (spec, plan) for value in vars(module).values()
                 if isinstance(value, type) and dataclasses.is_dataclass(value) and value.__module__ == module.__name__]
@@ -25,18 +24,6 @@ PLAN_CLASSES = [value for module in (spec, plan) for value in vars(module).value
 KERNEL = "__global__ void k(float* a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] = 1; }\n"
 PLAN = ('/* kernelscope:plan\n[[launch]]\nkernel = "k"\ngrid = ["ceil_div(n, 256)"]\nblock = ["128"]\n'
         'args = ["a", "n"]\n*/\n')
-
-# A fresh analyze (as `python -m kernelscope` runs it) that prints the runner modules it imported.
-RUNNER_MODULES = """
-import contextlib, io, sys
-from kernelscope.cli import cli
-with contextlib.redirect_stdout(io.StringIO()):
-    try:
-        cli.main(args=sys.argv[1:], prog_name="kernelscope", standalone_mode=True)
-    except SystemExit:
-        pass
-print(sorted(name for name in sys.modules if name.startswith("kernelscope.runner")))
-"""
 
 
 def test_there_are_the_plan_classes():
@@ -64,11 +51,7 @@ def test_plan_records_are_frozen_hashable_and_compared_by_value():
 
 
 def runner_modules_of_a_fresh_analyze(path: Path) -> list:
-    ran = subprocess.run([sys.executable, "-c", RUNNER_MODULES, "analyze", "--format", "json", "--registers",
-                          "estimate", str(path)], capture_output=True, text=True, cwd=path.parent,
-                         env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert ran.returncode == 0, ran.stderr
-    return eval(ran.stdout.strip().splitlines()[-1])
+    return sorted(name for name in modules_of_a_fresh_analyze(path) if name.startswith("kernelscope.runner"))
 
 
 def test_a_file_without_a_plan_imports_no_runner_module(tmp_path):
