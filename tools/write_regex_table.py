@@ -50,6 +50,17 @@ print(repr([(key[1], key[2]) for key in re._cache if key not in before]))
 """
 
 
+def bare_path() -> str:
+    """The module path of a recording process started with -S: this checkout first, then the
+    environment's package directories. Without `site`, no .pth file runs at start-up; an editable
+    install's finder imports pathlib (and with it urllib.parse, which compiles a regex) before any
+    command, a regular install does not, and the table must hold what the regular one compiles."""
+    import sysconfig
+
+    paths = sysconfig.get_paths()
+    return os.pathsep.join(dict.fromkeys([str(ROOT), paths["purelib"], paths["platlib"]]))
+
+
 def recorded_patterns() -> list:
     """(pattern, flags) of every regex the commands compile, first compilation first."""
     keys: dict = {}
@@ -59,8 +70,8 @@ def recorded_patterns() -> list:
         planned.write_text(PLANNED)
         for command in COMMANDS:
             args = [arg.format(kernel=kernel, planned=planned) for arg in command]
-            ran = subprocess.run([sys.executable, "-c", RECORD, *args], capture_output=True, text=True,
-                                 cwd=scratch, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True)
+            ran = subprocess.run([sys.executable, "-S", "-c", RECORD, *args], capture_output=True, text=True,
+                                 cwd=scratch, env={**os.environ, "PYTHONPATH": bare_path()}, check=True)
             keys.update(dict.fromkeys(ast.literal_eval(ran.stdout.strip().splitlines()[-1])))
     return list(keys)
 
