@@ -87,6 +87,16 @@ def test_quiet_silences_status_lines_and_verbose_adds_them(tmp_path):
     assert "analysed" in verbose.stderr and "analysed" not in normal.stderr
 
 
+def test_a_pyproject_that_is_not_utf8_is_one_line_and_status_2(tmp_path):
+    (tmp_path / "pyproject.toml").write_bytes(b'[tool.kernelscope]\narch = "sm_90\xff"\n')
+    source = tmp_path / "k.cu"
+    source.write_text(NO_LAUNCH)
+    result = invoke("analyze", source)
+    assert result.exit_code == 2
+    (line,) = result.output.strip().splitlines()
+    assert "cannot read" in line and "pyproject.toml" in line and "internal error" not in line
+
+
 def test_analyze_honours_the_project_configuration_and_the_command_line_wins(tmp_path):
     (tmp_path / "pyproject.toml").write_text('[tool.kernelscope]\narch = "sm_80"\nblock = 128\n'
                                              'define = ["WIDE"]\nregisters = "estimate"\n')

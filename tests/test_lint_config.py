@@ -217,3 +217,20 @@ def test_a_path_given_as_text_or_relative_resolves_like_its_absolute_path(tmp_pa
     assert by_text.select == ("KS1",)
     assert by_text.source == tmp_path / "setup.cfg"
     assert resolver.for_path(tmp_path / "src") is by_text   # a directory is its own start
+
+
+def test_a_rewritten_pyproject_of_the_same_size_is_read_again(tmp_path):
+    # parsed documents are kept by their bytes: a rewrite within one clock tick of the file system,
+    # which a modification time would not tell apart, must still be seen
+    config = tmp_path / "pyproject.toml"
+    config.write_text('[tool.kernelscope]\narch = "sm_80"\n')
+    assert load_config_file(config).arch == "sm_80"
+    config.write_text('[tool.kernelscope]\narch = "sm_86"\n')
+    assert load_config_file(config).arch == "sm_86"
+    assert SettingsResolver().for_path(tmp_path / "k.cu").arch == "sm_86"
+
+
+def test_a_pyproject_that_is_not_utf8_is_a_usage_error(tmp_path):
+    (tmp_path / "pyproject.toml").write_bytes(b'[tool.kernelscope]\narch = "sm_90\xff"\n')
+    with pytest.raises(UsageError, match="cannot read .*pyproject.toml"):
+        SettingsResolver().for_path(tmp_path / "k.cu")

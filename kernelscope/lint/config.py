@@ -216,17 +216,39 @@ def load_config_file(path: Path, defaults: Settings | None = None) -> Settings:
 
 
 def _read_toml(path: str | os.PathLike) -> dict:
+    """The parsed document of a TOML file. Treat it as read-only: a process that analyses many files
+    (the reward service, batch evaluation, a CliRunner loop) asks for the same pyproject.toml once
+    per file, and parsing it again cost more than finding it, so equal bytes get the same dict."""
     # tomllib and configparser are imported only when a configuration file is read: most runs of
     # `analyze` find none (a few million instructions of its start-up)
     try:
         import tomllib
     except ModuleNotFoundError:  # Python 3.10
         import tomli as tomllib
+    key = os.path.abspath(path)
     try:
         with open(path, "rb") as handle:
-            return tomllib.load(handle)
-    except (OSError, tomllib.TOMLDecodeError) as exc:
+            data = handle.read()
+    except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc}") from None
+    # Keyed by the bytes themselves, not by the file's modification time: two writes within one
+    # clock tick of the file system would otherwise read back the first one's settings.
+    known = _PARSED_TOML.get(key)
+    if known is not None and known[0] == data:
+        return known[1]
+    try:
+        document = tomllib.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise UsageError(f"cannot read {path}: {exc}") from None
+    if len(_PARSED_TOML) >= _PARSED_TOML_LIMIT:
+        _PARSED_TOML.clear()
+    _PARSED_TOML[key] = (data, document)
+    return document
+
+
+# absolute path -> (the bytes read, their parsed document); a few files per project
+_PARSED_TOML: dict[str, tuple[bytes, dict]] = {}
+_PARSED_TOML_LIMIT = 64
 
 
 def _read_ini(path: str | os.PathLike) -> configparser.ConfigParser:
