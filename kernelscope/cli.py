@@ -15,6 +15,8 @@ regex_cache.install()
 
 import click  # noqa: E402
 
+from kernelscope.commands._quick_parse import QuickParsing  # noqa: E402
+
 # command name -> (module, attribute, one-line help shown by `kernelscope --help`)
 COMMANDS = {
     "analyze": ("kernelscope.commands.analyze", "analyze", "Report per-kernel static analysis of CUDA files."),
@@ -55,7 +57,9 @@ def hoist_global_options(args: list[str]) -> list[str]:
     return front + rest
 
 
-class LazyGroup(click.Group):
+# QuickParsing after click.Group: the group's own options are read quickly, and Group.parse_args
+# still hands the rest to the subcommand its own way (which differs between click versions)
+class LazyGroup(click.Group, QuickParsing):
     def parse_args(self, ctx, args):
         return super().parse_args(ctx, hoist_global_options(list(args)))
 

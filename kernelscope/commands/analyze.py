@@ -8,11 +8,12 @@ import click
 
 from kernelscope.commands._common import (TERMINAL, analysis_options, analysis_settings, exits_2_on_error, parse_types,
                                           write_output)
+from kernelscope.commands._quick_parse import QuickParsing
 
 FORMATS = ("text", "json", "html")
 
 
-@click.command(short_help="Report per-kernel static analysis of CUDA files.")
+@click.command(cls=QuickParsing, short_help="Report per-kernel static analysis of CUDA files.")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(dir_okay=True))
 @click.option("--format", "output_format", type=click.Choice(FORMATS), default="text", show_default=True,
               help="text: for reading; json: the kernelscope.analysis/1 document; html: one self-contained "
