@@ -173,3 +173,44 @@ def test_the_table_follows_a_changed_parameter_list():
     command.params.append(click.Option(["--extra"]))
     values = quick_module.quick_parse(command, click.Context(command), ["--extra", "x"])[0]
     assert values == {"name": None, "extra": "x"}
+
+
+class Shouting(click.Choice):
+    def normalize_choice(self, choice, ctx):
+        return str(choice).upper()
+
+
+@click.command(cls=quick_module.QuickParsing)
+@click.option("--mode", type=click.Choice(["fast", "slow"]), default="fast")
+@click.option("--loose", type=click.Choice(["Alpha", "beta"], case_sensitive=False), default="BETA")
+@click.option("--loud", type=Shouting(["up", "down"]), default="up")
+@click.option("--level", type=click.Choice(["1", "2"]), default=None)
+@click.option("--size", type=click.IntRange(0, 10), default=3)
+@click.option("--tag", multiple=True)
+@click.option("-n", "--count", count=True)
+@click.argument("names", nargs=-1)
+def sample(**values):
+    pass
+
+
+SAMPLE_LINES = ["x", "--mode slow x", "--mode SLOW x", "--loose ALPHA x", "--loose=beta x", "--loud down x",
+                "--loud DOWN x", "--level 2 x", "--level 3 x", "--size 10 x", "--size 11 x", "--tag a --tag=b x y",
+                "-n -n x", "--count x -n", "--mode= x"]
+
+
+def parsed(command, args, quick: bool):
+    ctx = click.Context(command, info_name="sample")
+    parse = quick_module.QuickParsing.parse_args if quick else click.Command.parse_args
+    try:
+        parse(command, ctx, list(args))
+    except click.ClickException as exc:
+        return exc.format_message()
+    return ctx.params, {name: ctx.get_parameter_source(name) for name in ctx.params}, ctx.args
+
+
+@pytest.mark.parametrize("words", SAMPLE_LINES)
+def test_choices_and_defaults_convert_as_click_converts_them(words):
+    # case-insensitive Choices and Choice subclasses take click's conversion, not the membership test
+    args = words.split(" ")
+    assert parsed(sample, args, quick=True) == parsed(sample, args, quick=False)
+    assert quick_module.quick_parse(sample, click.Context(sample), ["x"])[0]["loose"] == "beta"

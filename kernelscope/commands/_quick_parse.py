@@ -48,6 +48,7 @@ class _Table:
         self.short: dict[str, click.Option] = {}      # -x: the value is the next argument
         self.prefixes: set[str] = set()
         self.argument = None                          # the one nargs=-1 argument, if any
+        self.choices: dict[click.Parameter, frozenset] = {}    # see _plain_choices
         self.usable = self._read(command)
 
     def _read(self, command: click.Command) -> bool:
@@ -64,6 +65,8 @@ class _Table:
                 continue
             if not isinstance(param, click.Option) or param.secondary_opts:
                 return False
+            if _plain_choices(param.type):
+                self.choices[param] = frozenset(param.type.choices)
             for opt in param.opts:
                 prefix, rest = _split_opt(opt)
                 if not prefix:
@@ -92,6 +95,14 @@ def _plain(param: click.Parameter) -> bool:
     if param.multiple:
         return param.default in _NO_DEFAULT
     return True
+
+
+def _plain_choices(kind: click.ParamType) -> bool:
+    """Whether a value of this type is valid exactly when it is one of the choices, and is then
+    that choice: click's own Choice of strings, case-sensitive (its convert() builds a table of
+    normalised choices per call, the larger part of a quick parse's time)."""
+    return (type(kind) is click.Choice and kind.case_sensitive
+            and all(isinstance(choice, str) for choice in kind.choices))
 
 
 def _split_opt(opt: str) -> tuple[str, str]:
@@ -178,7 +189,7 @@ def _values(table: _Table, ctx: click.Context, given: dict, positionals: list[st
         elif raw is None:
             if param.required:
                 return None
-            value = _default(param, ctx)
+            value = _default(table, param, ctx)
         elif param.count:
             value = param.type_cast_value(ctx, len(raw))
         elif param.is_flag:
@@ -186,17 +197,24 @@ def _values(table: _Table, ctx: click.Context, given: dict, positionals: list[st
         elif param.multiple:
             value = param.type_cast_value(ctx, tuple(raw))
         else:
-            value = param.type_cast_value(ctx, raw[-1])    # given twice: the last one counts
+            value = _single(table, param, ctx, raw[-1])    # given twice: the last one counts
         if param.expose_value:
             values[param.name] = value
     return values
 
 
-def _default(param: click.Parameter, ctx: click.Context):
+def _single(table: _Table, param: click.Parameter, ctx: click.Context, raw):
+    choices = table.choices.get(param)
+    if choices is not None and isinstance(raw, str) and raw in choices:
+        return raw
+    return param.type_cast_value(ctx, raw)
+
+
+def _default(table: _Table, param: click.Parameter, ctx: click.Context):
     if param.count:
         return 0
     if param.is_flag:
         return False
     if param.default in _NO_DEFAULT:
         return () if param.multiple else None
-    return param.type_cast_value(ctx, param.default)
+    return param.type_cast_value(ctx, param.default) if param.multiple else _single(table, param, ctx, param.default)
