@@ -17,6 +17,7 @@ import dataclasses
 import fnmatch
 import os
 import stat
+import time
 from dataclasses import field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Optional
@@ -123,7 +124,9 @@ class Overrides:
             changes["severity"] = settings.severity + tuple(self.severity)
         if self.extend_exclude:
             changes["exclude"] = settings.exclude + tuple(self.extend_exclude)
-        return dataclasses.replace(settings, **changes)
+        # Settings are immutable, so nothing to change (`analyze` has no overrides) means the same
+        # object: dataclasses.replace would build an equal one at twice the cost of the rest
+        return dataclasses.replace(settings, **changes) if changes else settings
 
 
 class SettingsResolver:
@@ -133,7 +136,7 @@ class SettingsResolver:
     def __init__(self, overrides: Overrides = Overrides(), config_file: str | os.PathLike | None = None,
                  defaults: Settings | None = None):
         self.overrides = overrides
-        self.defaults = defaults or Settings()
+        self.defaults = defaults or _defaults_in(os.getcwd())
         self._forced = overrides.apply(load_config_file(Path(config_file), self.defaults)) if config_file else None
         self._by_directory: dict = {}
         self._by_file: dict = {}
@@ -148,7 +151,7 @@ class SettingsResolver:
 
     def _for_directory(self, directory: str) -> Settings:
         if directory not in self._by_directory:
-            found = find_config_in(directory)
+            found = _config_in(directory)
             parent = os.path.dirname(directory)
             if found is not None:
                 if found not in self._by_file:
@@ -157,9 +160,87 @@ class SettingsResolver:
             elif parent != directory:
                 settings = self._for_directory(parent)
             else:
-                settings = self.overrides.apply(dataclasses.replace(self.defaults, root=Path.cwd()))
+                settings = self._unconfigured()
             self._by_directory[directory] = settings
         return self._by_directory[directory]
+
+    def _unconfigured(self) -> Settings:
+        """What governs a file no configuration file covers: the defaults rooted at the working
+        directory, with the overrides. Kept for the process by all three: a command run in process
+        (a batch driver, the reward service) makes a resolver per run, and building these settings
+        cost more than the walk up the directories that found no file."""
+        cwd = os.getcwd()
+        key = (self.overrides, self.defaults, cwd)
+        settings = _UNCONFIGURED.get(key)
+        if settings is None:
+            settings = self.overrides.apply(dataclasses.replace(self.defaults, root=Path(cwd)))
+            _remember(_UNCONFIGURED, key, settings)
+        return settings
+
+
+def _defaults_in(cwd: str) -> Settings:
+    """Settings() made in the working directory `cwd` (its root), kept per directory."""
+    settings = _DEFAULTS_IN.get(cwd)
+    if settings is None:
+        settings = Settings(root=Path(cwd))
+        _remember(_DEFAULTS_IN, cwd, settings)
+    return settings
+
+
+def _remember(table: dict, key, value) -> None:
+    if len(table) >= _TABLE_LIMIT:
+        table.clear()
+    table[key] = value
+
+
+# Per process, for resolvers to come (all immutable): Settings() by working directory; the settings
+# of unconfigured files by overrides, defaults and working directory; what find_config_in found in
+# a directory, with the stat signatures of its two candidate files when it looked
+_DEFAULTS_IN: dict[str, Settings] = {}
+_UNCONFIGURED: dict[tuple, Settings] = {}
+_FOUND_IN: dict[str, tuple[tuple, Optional[Path]]] = {}
+_TABLE_LIMIT = 256
+
+
+def _config_in(directory: str) -> Optional[Path]:
+    """find_config_in(directory), remembered while neither candidate file changes. A directory
+    that holds either file (a project's root) costs a read of each per lookup otherwise; a stat of
+    each tells whether the last verdict still stands."""
+    signature = (_signature(os.path.join(directory, "pyproject.toml")),
+                 _signature(os.path.join(directory, "setup.cfg")))
+    if signature == _NEITHER:
+        return None
+    if _UNSETTLED in signature:
+        return find_config_in(directory)
+    known = _FOUND_IN.get(directory)
+    if known is not None and known[0] == signature:
+        return known[1]
+    found = find_config_in(directory)
+    _remember(_FOUND_IN, directory, (signature, found))
+    return found
+
+
+_ABSENT = "absent"
+_UNSETTLED = "unsettled"
+_NEITHER = (_ABSENT, _ABSENT)
+# A file changed this recently may change again within the file system's clock tick and keep its
+# stat signature (git's "racy" index entries): its verdict is not remembered.
+_SETTLED_NS = 3_000_000_000
+
+
+def _signature(path: str):
+    """What changes when the file at `path` is created, removed, replaced or written: its stat
+    identity, size and times; _ABSENT or _UNSETTLED where those cannot vouch for its content."""
+    try:
+        status = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return _ABSENT
+    except OSError:
+        return _UNSETTLED
+    # any write or rename sets the change time to now, and no one can set it back
+    if time.time_ns() - max(status.st_mtime_ns, status.st_ctime_ns) < _SETTLED_NS:
+        return _UNSETTLED
+    return (status.st_dev, status.st_ino, status.st_mode, status.st_size, status.st_mtime_ns, status.st_ctime_ns)
 
 
 def find_config_in(directory: str | os.PathLike) -> Optional[Path]:
