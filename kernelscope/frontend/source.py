@@ -84,7 +84,9 @@ def _looks_binary(data: bytes) -> bool:
     sample = data[:65536]
     if not sample:
         return False
-    controls = sum(sample.count(c) for c in _CONTROL)
+    # one pass that drops the control bytes, instead of counting each of the 25 in its own pass
+    # over the sample (a pass over every file `analyze` reads)
+    controls = len(sample) - len(sample.translate(None, _CONTROL))
     return controls / len(sample) > 0.05
 
 
