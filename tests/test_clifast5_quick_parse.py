@@ -188,14 +188,23 @@ class Shouting(click.Choice):
 @click.option("--size", type=click.IntRange(0, 10), default=3)
 @click.option("--tag", multiple=True)
 @click.option("-n", "--count", count=True)
+@click.option("--show", is_flag=True)
 @click.argument("names", nargs=-1)
 def sample(**values):
     pass
 
 
+@click.command(cls=quick_module.QuickParsing)
+@click.option("--show", is_flag=True, default=None)
+@click.option("--many", count=True, default=None)
+@click.argument("names", nargs=-1)
+def undecided(**values):
+    pass
+
+
 SAMPLE_LINES = ["x", "--mode slow x", "--mode SLOW x", "--loose ALPHA x", "--loose=beta x", "--loud down x",
                 "--loud DOWN x", "--level 2 x", "--level 3 x", "--size 10 x", "--size 11 x", "--tag a --tag=b x y",
-                "-n -n x", "--count x -n", "--mode= x"]
+                "-n -n x", "--count x -n", "--mode= x", "--show x", "x --show --show"]
 
 
 def parsed(command, args, quick: bool):
@@ -214,3 +223,10 @@ def test_choices_and_defaults_convert_as_click_converts_them(words):
     args = words.split(" ")
     assert parsed(sample, args, quick=True) == parsed(sample, args, quick=False)
     assert quick_module.quick_parse(sample, click.Context(sample), ["x"])[0]["loose"] == "beta"
+
+
+@pytest.mark.parametrize("words", ["x", "--show x", "--many --many x"])
+def test_a_flag_whose_default_is_none_is_left_to_click(words):
+    args = words.split(" ")
+    assert parsed(undecided, args, quick=True) == parsed(undecided, args, quick=False)
+    assert quick_module.quick_parse(undecided, click.Context(undecided), args) is None

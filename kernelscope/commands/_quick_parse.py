@@ -17,7 +17,8 @@ import click
 from click.core import ParameterSource
 
 # click >= 8.2 marks "no default given" with a sentinel of its own; click 8.1 with None
-_NO_DEFAULT = (None, getattr(click.core, "UNSET", None))
+_UNSET = getattr(click.core, "UNSET", None)
+_NO_DEFAULT = (None, _UNSET)
 
 
 class QuickParsing(click.Command):
@@ -88,10 +89,12 @@ def _plain(param: click.Parameter) -> bool:
         return param.default in _NO_DEFAULT
     if getattr(param, "prompt", None) is not None or param.nargs != 1:
         return False
+    # a flag or counter whose default is None stays None when not given ("not said", which a
+    # configuration file may then decide): only the usual defaults are the quick parse's
     if param.count:
-        return param.default in (0, *_NO_DEFAULT)
+        return param.default is _UNSET or (param.default == 0 and param.default is not False)
     if param.is_flag:
-        return param.is_bool_flag and param.default in (False, *_NO_DEFAULT)
+        return param.is_bool_flag and (param.default is False or param.default is _UNSET)
     if param.multiple:
         return param.default in _NO_DEFAULT
     return True
