@@ -32,6 +32,10 @@ MAX_EXPANSION_FACTOR = 20
 MAX_EXPANSION_DEPTH = 64
 MAX_CALL_LINES = 200       # how far a macro call's arguments may run over lines
 PLAIN, CONSTANTS, EXPAND = 0, 1, 2   # how a line is preprocessed (see _line_chunks)
+# An expansion's text is emitted as one piece, and so are its stretches without macro names, rather
+# than a piece per token: every offset of it maps to the macro name's offset either way, so only
+# the position map's number of entries differs (tests/test_prefast5_expansion_pieces.py compares).
+JOIN_EXPANSION_PIECES = True
 _NUMBER_BODY = re.compile(r"^\(?-?(?:0[xX][0-9a-fA-F]+|\d+(?:\.\d*)?)[uUlLfF]*\)?$")
 
 # The tokeniser's reference pattern: what each token kind is (TOKENS below is the same scan, faster).
@@ -600,6 +604,14 @@ class Preprocessor:
                     i += 1
                 emit("".join(t.text for t in tokens[run_start:i]), tokens[run_start].start, True)
                 continue
+            if origin is not None and JOIN_EXPANSION_PIECES and (token.kind != "ident" or token.text not in macros):
+                # a stretch of an expansion without macro names: one piece too (every caller joins
+                # what an expansion emits, all of it mapped to `origin`)
+                run_start = i
+                while i < n and (tokens[i].kind != "ident" or tokens[i].text not in macros):
+                    i += 1
+                emit("".join(t.text for t in tokens[run_start:i]), origin, False)
+                continue
             where = token.start if origin is None else origin
             macro = self.macros.get(token.text) if token.kind == "ident" else None
             if macro is None and top_level and token.kind == "ident" and _CAPS.match(token.text):
@@ -643,17 +655,20 @@ class Preprocessor:
             i = after
 
     def _emit_expansion(self, body: list[Token], hidden: set, depth: int, emit, where: int) -> None:
-        produced: list[tuple[str, int, bool]] = []
-        self._expand_tokens(body, hidden, depth + 1, lambda s, o, v=True: produced.append((s, o, v)), where)
-        size = sum(len(s) for s, _, _ in produced)
-        self._budget -= size
+        pieces: list[str] = []
+        self._expand_tokens(body, hidden, depth + 1, lambda s, o, v=True: pieces.append(s), where)
+        expansion = "".join(pieces)
+        self._budget -= len(expansion)
         if self._budget < 0:
             self._note_once(where, "macro expansion too large; remaining macros left unexpanded")
         # Surround with spaces so that pasted tokens never glue onto their neighbours.
-        emit(" ", where, False)
-        for piece, _, _ in produced:
-            emit(piece, where, False)
-        emit(" ", where, False)
+        if JOIN_EXPANSION_PIECES:
+            emit(f" {expansion} ", where, False)
+        else:
+            emit(" ", where, False)
+            for piece in pieces:
+                emit(piece, where, False)
+            emit(" ", where, False)
 
     def _substitute(self, macro: Macro, args: list[list[Token]], hidden: set, depth: int) -> list[Token]:
         params = macro.params or []
