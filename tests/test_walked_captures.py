@@ -82,7 +82,7 @@ def test_trees_without_errors_are_always_walked(monkeypatch):
     # the pruned walk costs a fraction of the query's run, compiled or not, whatever the budget says
     tree = front._parser().parse(b"__global__ void k(float* y) { y[threadIdx.x] = 1.0f; }\n")
     used = []
-    monkeypatch.setattr(front, "_walked_captures_of_named", lambda root, text: used.append("walk") or {})
+    monkeypatch.setattr(front, "_walked_captures_to_refine", lambda root, text: used.append("walk") or {})
     monkeypatch.setattr(front, "_query_captures", lambda root: used.append("query") or {})
     monkeypatch.setattr(front, "_walked_bytes", front.WALK_BUDGET_BYTES)
     front._query()

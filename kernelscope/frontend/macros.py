@@ -32,6 +32,10 @@ MAX_EXPANSION_FACTOR = 20
 MAX_EXPANSION_DEPTH = 64
 MAX_CALL_LINES = 200       # how far a macro call's arguments may run over lines
 PLAIN, CONSTANTS, EXPAND = 0, 1, 2   # how a line is preprocessed (see _line_chunks)
+# An expansion's text is emitted as one piece, and so are its stretches without macro names, rather
+# than a piece per token: every offset of it maps to the macro name's offset either way, so only
+# the position map's number of entries differs (tests/test_prefast5_expansion_pieces.py compares).
+JOIN_EXPANSION_PIECES = True
 _NUMBER_BODY = re.compile(r"^\(?-?(?:0[xX][0-9a-fA-F]+|\d+(?:\.\d*)?)[uUlLfF]*\)?$")
 
 # The tokeniser's reference pattern: what each token kind is (TOKENS below is the same scan, faster).
@@ -104,6 +108,51 @@ _IDENTIFIER = re.compile(r"\b[A-Za-z_]\w*")
 _CAPS_WORD = re.compile(r"\b[A-Z_][A-Z0-9_]{2,}\b")
 # the same ending at a word's end, found anywhere (see _macro_words)
 _CAPS_RUN = re.compile(r"[A-Z_][A-Z0-9_]{2,}\b")
+
+# What _passes_through looks for (the tokeniser's white space is these characters and newlines):
+# an ALL_CAPS word, at a word's end, followed by `(` ("called") or, three characters or more, by
+# an identifier ("named"). A match that starts inside a word is dropped by the caller.
+_SPACE_CHARS = " \t\n\f\v\\"
+_ASCII_WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+_ACTIVE_CAPS = re.compile(r"[A-Z_](?:(?P<called>[A-Z0-9_]*(?![A-Za-z0-9_])(?=[ \t\n\f\v\\]*\())"
+                          r"|(?P<named>[A-Z0-9_]{2,}(?![A-Za-z0-9_])(?=[ \t\n\f\v\\]*[A-Za-z_])))")
+# from the end of such a word: the next word, the word after it if one follows, and the character after those
+_FOLLOWING = re.compile(r"[ \t\n\f\v\\]*([A-Za-z_][A-Za-z0-9_]*)[ \t\n\f\v\\]*"
+                        r"(?:([A-Za-z_][A-Za-z0-9_]*)[ \t\n\f\v\\]*)?(.?)", re.DOTALL)
+# the tokeniser's comments, plain strings and character literals (the same patterns, the same order)
+_COMMENT_OR_LITERAL = re.compile(r"(?P<comment>//[^\n]*|/\*.*?(?:\*/|\Z))|\"[^\"\\\n]*(?:\\.[^\"\\\n]*)*\"?"
+                                 r"|'[^'\\\n]*(?:\\.[^'\\\n]*)*'?", re.DOTALL)
+_WORD_OR_DOT = _ASCII_WORD_CHARS | {"."}
+
+
+def _previous_char(code: str, offset: int) -> str:
+    """The last character before offset that is not the tokeniser's white space ('' for none)."""
+    return code[:offset].rstrip(_SPACE_CHARS)[-1:]
+
+
+def _code_only(chunk: str) -> str | None:
+    """chunk with each comment a space and each string or character literal a `#` (a token that
+    is neither a name nor a parenthesis), for _passes_through to read the ALL_CAPS words' neighbours
+    from; None when the tokeniser could read a quote otherwise: in a raw string (`R"(...)"`) or
+    in a number (a digit separator, `1'000`, after a word or number character). Elsewhere a quote
+    or `//`, `/*` found by this scan from the left starts what the tokeniser's token there is."""
+    if '"' not in chunk and "'" not in chunk and "/" not in chunk:
+        return chunk
+    if 'R"' in chunk:
+        return None
+    pieces = []
+    last = 0
+    for match in _COMMENT_OR_LITERAL.finditer(chunk):
+        start = match.start()
+        if chunk[start] == "'" and start and chunk[start - 1] in _WORD_OR_DOT:
+            return None
+        pieces.append(chunk[last:start])
+        pieces.append(" " if match.lastgroup else "#")
+        last = match.end()
+    if not pieces:
+        return chunk
+    pieces.append(chunk[last:])
+    return "".join(pieces)
 
 
 def _match_start(match) -> int:
@@ -410,9 +459,57 @@ class Preprocessor:
                 emit(text[chunk_start:chunk_end], chunk_start, True)
             elif kind == CONSTANTS:
                 self._substitute_constants(text, chunk_start, chunk_end, hits, emit)
+            elif self._passes_through(text, chunk_start, chunk_end, hits):
+                emit(text[chunk_start:chunk_end], chunk_start, True)
             else:
                 tokens = self._fix_qualifier_macros(tokenize(text[chunk_start:chunk_end], chunk_start))
                 self._expand_tokens(tokens, set(), 0, emit, top_level=True)
+
+    def _passes_through(self, text: str, start: int, end: int, hits: list) -> bool:
+        """Whether expanding text[start:end] (lines to tokenise) would give it back unchanged, told
+        without tokenising it: most such chunks of real files are there for an unknown ALL_CAPS
+        word (a typedef's name, a constant from a header, a word in a comment) that the expansion
+        leaves as it is. An unknown name changes the text in two ways only: a statement macro
+        (`CHECK(x)`: a `(` next) or a qualifier macro (`HOST_DEVICE float f()`: an identifier
+        next, see _is_qualifier_position). The test is conservative: a chunk with a macro name, a
+        raw string or a quote after a word or number (see _code_only), or an ALL_CAPS word in any
+        position where one of _is_qualifier_position's rules could hold goes the general way.
+        tests/test_prefast5_pass_through.py compares the two."""
+        macros = self.macros
+        for match in hits[bisect.bisect_left(hits, start, key=_match_start):]:
+            if match.start() >= end:
+                break
+            if match.group() in macros:
+                return False
+        chunk = _code_only(text[start:end])
+        if chunk is None:
+            return False
+        for match in _ACTIVE_CAPS.finditer(chunk):
+            if match.start() and chunk[match.start() - 1] in _ASCII_WORD_CHARS:
+                continue                # (inside a longer word: no token of its own)
+            if match.lastgroup == "called":
+                return False            # a statement macro, perhaps
+            if self._may_be_qualifier(chunk, match):
+                return False
+        return True
+
+    @staticmethod
+    def _may_be_qualifier(code: str, match) -> bool:
+        """Whether _is_qualifier_position could hold for the ALL_CAPS word `match` of `code` (no
+        comments, no literals: see _code_only) followed by an identifier, read from the next two
+        words, the character after them and the last character before the word."""
+        first, second, after = _FOLLOWING.match(code, match.end()).groups()
+        if first in QUALIFIER_KEYWORDS:
+            return True                             # HOST_DEVICE float f()
+        if _CAPS.match(first):
+            return _previous_char(code, match.start()) in ("", ";", "{", "}")   # HOST_DEVICE FORCE_INLINE
+        if second is not None:
+            return after == "("                     # FORCE_INLINE Vec3 add(
+        if after == "(":
+            return True                             # void LAUNCH_BOUNDS kernel(
+        if after and after in ",)=;[":
+            return _previous_char(code, match.start()) in ("*", "&")      # float* RESTRICT p,
+        return False
 
     def _macro_words(self, text: str, start: int, end: int) -> list:
         """The words of text[start:end] that make a line more than plain code, as matches in text
@@ -507,6 +604,14 @@ class Preprocessor:
                     i += 1
                 emit("".join(t.text for t in tokens[run_start:i]), tokens[run_start].start, True)
                 continue
+            if origin is not None and JOIN_EXPANSION_PIECES and (token.kind != "ident" or token.text not in macros):
+                # a stretch of an expansion without macro names: one piece too (every caller joins
+                # what an expansion emits, all of it mapped to `origin`)
+                run_start = i
+                while i < n and (tokens[i].kind != "ident" or tokens[i].text not in macros):
+                    i += 1
+                emit("".join(t.text for t in tokens[run_start:i]), origin, False)
+                continue
             where = token.start if origin is None else origin
             macro = self.macros.get(token.text) if token.kind == "ident" else None
             if macro is None and top_level and token.kind == "ident" and _CAPS.match(token.text):
@@ -550,17 +655,20 @@ class Preprocessor:
             i = after
 
     def _emit_expansion(self, body: list[Token], hidden: set, depth: int, emit, where: int) -> None:
-        produced: list[tuple[str, int, bool]] = []
-        self._expand_tokens(body, hidden, depth + 1, lambda s, o, v=True: produced.append((s, o, v)), where)
-        size = sum(len(s) for s, _, _ in produced)
-        self._budget -= size
+        pieces: list[str] = []
+        self._expand_tokens(body, hidden, depth + 1, lambda s, o, v=True: pieces.append(s), where)
+        expansion = "".join(pieces)
+        self._budget -= len(expansion)
         if self._budget < 0:
             self._note_once(where, "macro expansion too large; remaining macros left unexpanded")
         # Surround with spaces so that pasted tokens never glue onto their neighbours.
-        emit(" ", where, False)
-        for piece, _, _ in produced:
-            emit(piece, where, False)
-        emit(" ", where, False)
+        if JOIN_EXPANSION_PIECES:
+            emit(f" {expansion} ", where, False)
+        else:
+            emit(" ", where, False)
+            for piece in pieces:
+                emit(piece, where, False)
+            emit(" ", where, False)
 
     def _substitute(self, macro: Macro, args: list[list[Token]], hidden: set, depth: int) -> list[Token]:
         params = macro.params or []

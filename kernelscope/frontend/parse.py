@@ -143,8 +143,8 @@ def _unclosed_braces(text: str) -> int:
 
 # Compiling grammars/cuda.scm costs about 18 ms, once per process; running it costs about as much
 # as a Python walk over the tree's named nodes. A tree without errors is walked, visiting only the
-# nodes whose text could hold a capture (see _capture_marks): a small part of its nodes, a third of
-# the query's instructions. A tree with errors needs every node visited: a process walks those of
+# nodes whose text could hold a capture that _refine keeps (see _walked_captures_to_refine): a small
+# part of its nodes, a fifth of the query's instructions. A tree with errors needs every node visited: a process walks those of
 # its first files, up to this many bytes in all, and compiles the query only when it has more to
 # read, so that a fresh `kernelscope analyze` of a small file never compiles it.
 WALK_BUDGET_BYTES = 256 * 1024
@@ -157,12 +157,13 @@ def _captures(root, text: str | None = None) -> dict:
     `instance.args` would be zipped out of step, giving kernels each other's template arguments,
     differently from run to run. text: what the tree was parsed from (else read from the tree)."""
     global _walked_bytes
-    if root.has_error and (_query.cache_info().currsize or _walked_bytes + root.end_byte > WALK_BUDGET_BYTES):
+    if not root.has_error:
+        raw = _walked_captures_to_refine(root, text)
+    elif _query.cache_info().currsize or _walked_bytes + root.end_byte > WALK_BUDGET_BYTES:
         raw = _query_captures(root)
     else:
-        if root.has_error:
-            _walked_bytes += root.end_byte      # (only walks of every node count against the budget)
-        raw = _walked_captures(root, text)
+        _walked_bytes += root.end_byte          # (only walks of every node count against the budget)
+        raw = _walked_captures_of_all(root)
     captures = _refine(raw)
     return {name: sorted(nodes, key=_position) for name, nodes in captures.items()}
 
@@ -245,6 +246,77 @@ def _walked_captures_of_named(root, text: str | None = None, pruned: bool = True
                     break
         else:
             levels.pop()
+    return found
+
+
+# What _refine keeps needs fewer visits than what the query captures: a function only when
+# `__global__` or `__device__` is one of its tokens, a class or struct with its keyword, a typedef
+# with its own, and a template id, launch or explicit instantiation (of a template id) with a `<`
+# and a later `>`. Statement blocks (`{`) and comparisons (`<` with no `>` after it in the node),
+# most of a kernel body's nodes, then hold no mark.
+_REFINED_CAPTURE_MARKS = ("__global__", "__device__", "class", "struct", "typedef")
+
+
+def _walked_captures_to_refine(root, text: str | None = None) -> dict:
+    """_walked_captures_of_named's captures as _refine reads them (the same refined captures: the
+    functions without `__global__` or `__device__`, which _refine drops, may be missing), visiting
+    only the nodes whose text holds a word of _REFINED_CAPTURE_MARKS, or a `<` with a `>` after
+    it: a node holding a `<` holds such a pair iff the first `>` after its first `<` lies in it.
+    tests/test_prefast5_capture_marks.py compares the two."""
+    found: dict = {}
+    kinds = _walked_kind_ids()
+    if text is None:        # (offsets are from the start of the parsed text: pad to the node's start)
+        text = " " * root.start_byte + root.text.decode("latin-1")
+    words = _mark_offsets(text, _REFINED_CAPTURE_MARKS)
+    word_count = len(words)
+    opens = _mark_offsets(text, ("<",))
+    closes = _first_after(text, ">", opens)      # the first `>` after each `<` (past the end: none)
+    open_count = len(opens)
+    levels = [iter((root,))]
+    while levels:
+        for node in levels[-1]:
+            if node.end_byte == 0 or node.child_count == 0:
+                continue
+            start, end = node.start_byte, node.end_byte
+            index = bisect.bisect_left(words, start)
+            if index == word_count or words[index] >= end:
+                index = bisect.bisect_left(opens, start)
+                if index == open_count or closes[index] >= end:     # (the `>` is after the `<`)
+                    continue
+            if node.kind_id in kinds:
+                _walked_match(node, node.type, found)
+            if len(levels) <= MAX_QUERY_START_DEPTH:
+                children = node.named_children
+                if children:
+                    levels.append(iter(children))
+                    break
+        else:
+            levels.pop()
+    return found
+
+
+def _mark_offsets(text: str, marks: tuple) -> list:
+    """The offsets in text where one of marks starts, in order."""
+    offsets = []
+    for mark in marks:
+        position = text.find(mark)
+        while position >= 0:
+            offsets.append(position)
+            position = text.find(mark, position + 1)
+    offsets.sort()
+    return offsets
+
+
+def _first_after(text: str, char: str, offsets: list) -> list:
+    """For each offset (in order), where char is next found after it; len(text) where it is not."""
+    found = []
+    position = -1
+    for offset in offsets:
+        if position <= offset:
+            position = text.find(char, offset + 1)
+            if position < 0:
+                position = len(text)
+        found.append(position)
     return found
 
 
