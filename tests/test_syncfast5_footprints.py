@@ -102,3 +102,32 @@ def test_stacked_rows_are_np_stack(seed):
     stacked, expected = sync._stacked(rows), np.stack(rows)
     assert stacked.shape == expected.shape and stacked.dtype == expected.dtype
     assert np.array_equal(stacked, expected)
+
+
+def _former_compared_groups(instances: list, memory: str) -> list:
+    """What `races_within` compared before `_compared_groups`: a filter, a grouping by array, and a
+    look for a write in each group."""
+    chosen = [i for i in instances if i.access.space == memory and i.addresses is not None
+              and (memory == "shared" or i.certain)]
+    groups: dict = {}
+    for instance in chosen:
+        groups.setdefault(instance.access.array, []).append(instance)
+    return [(array, group, sync._any_writes(group)) for array, group in groups.items()]
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_compared_groups_match_the_filter_and_grouping(seed):
+    rng = np.random.default_rng(3000 + seed)
+    accesses = [SimpleNamespace(array=str(rng.choice(list("abc"))), op=str(rng.choice(["load", "store", "atomic"])),
+                                elem_bytes=4, space=str(rng.choice(["shared", "global", "local"])))
+                for _ in range(5)]
+    instances = []
+    for _ in range(int(rng.integers(0, 16))):
+        addresses = None if rng.random() < 0.15 else np.arange(THREADS, dtype=np.int64) * 4
+        instances.append(sync.Instance(accesses[int(rng.integers(0, 5))], addresses, np.ones(THREADS, dtype=bool),
+                                       np.zeros(THREADS, dtype=np.int64), certain=bool(rng.random() < 0.8)))
+    for memory in ("shared", "global"):
+        groups, written = sync._compared_groups(instances, memory)
+        found = [(array, group, array in written) for array, group in groups.items()]
+        expected = _former_compared_groups(instances, memory)
+        assert [(a, [id(i) for i in g], w) for a, g, w in found] == [(a, [id(i) for i in g], w) for a, g, w in expected]

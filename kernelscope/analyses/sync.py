@@ -1929,10 +1929,9 @@ def races_within(instances: list[Instance], space: ThreadSpace, memory: str = "s
     already `recorded` ((array, first line, second line), as the caller keeps them: a loop or
     another block found it) is not compared again; nor are the accesses to the `unshared` arrays, known
     to have no word that two threads touch."""
-    chosen = (i for i in instances if i.access.space == memory and i.addresses is not None
-              and (memory == "shared" or i.certain))
-    for group in _by_array(chosen):
-        if not _any_writes(group) or group[0].access.array in unshared or not _shared_by_threads(group):
+    groups, written = _compared_groups(instances, memory)
+    for array, group in groups.items():
+        if array not in written or array in unshared or not _shared_by_threads(group):
             continue
         table = _touches(group, space)
         racy = _racy_words(table)
@@ -1961,6 +1960,28 @@ def races_within(instances: list[Instance], space: ThreadSpace, memory: str = "s
                 if scope:
                     named.add(where)
                     yield _race(first, second, scope, memory)
+
+
+def _compared_groups(instances: list, memory: str) -> tuple:
+    """(array -> the instances the race checks compare, in order; the arrays one of them writes) for
+    one memory: those with a known address and, in global memory, certain to execute. One pass
+    where a filter, a grouping and a look for a write per group were three."""
+    groups: dict = {}
+    written: set = set()
+    shared = memory == "shared"
+    for instance in instances:
+        access = instance.access
+        if access.space != memory or instance.addresses is None or not (shared or instance.certain):
+            continue
+        array = access.array
+        group = groups.get(array)
+        if group is None:
+            groups[array] = [instance]
+        else:
+            group.append(instance)
+        if instance.writes:
+            written.add(array)
+    return groups, written
 
 
 def _hazard_across(before: list[Instance], after: list[Instance], space: ThreadSpace) -> bool:
@@ -2154,10 +2175,6 @@ LOAD, STORE, ATOMIC = 0, 1, 2
 _KIND = {"load": LOAD, "store": STORE}     # anything else is an atomic
 MAX_PAIRWISE_CANDIDATES = 256   # beyond this many racing accesses in one interval, name pairs among
 MAX_NAMED_CANDIDATES = 48       # the first ones only
-
-
-def _by_array(instances) -> list[list[Instance]]:
-    return list(_array_groups(instances).values())
 
 
 def _array_groups(instances) -> dict:
