@@ -45,7 +45,7 @@ import numpy as np
 
 from kernelscope import symbolic as sx
 from kernelscope.analyses.batched_intervals import interval_numbers, intervals_sharing_a_word
-from kernelscope.analyses.batched_trips import MIXED, counter_column, values_for_trips
+from kernelscope.analyses.batched_trips import MIXED, counter_column, repeated, values_for_trips
 from kernelscope.analyses.loops import UNKNOWN, executed_iterations
 from kernelscope.analyses.threads import UNEVALUABLE, WARP_SIZE, ThreadSpace, as_truth, one_per_thread, per_thread, \
     thread_space
@@ -1229,7 +1229,7 @@ class BlockRun:
         try:
             outer_plan = self.plan_for([c for c in node.children if type(c) is not LoopNode],
                                        {**outer_env, var: column}, frozenset(forgotten), shape,
-                                       np.broadcast_to(live, shape) if everyone_iterates else _stacked(actives) & live)
+                                       repeated(live, shape) if everyone_iterates else _stacked(actives) & live)
             inner_plans = {}    # child index -> per trip, [(plan, row, partial)] of its iterations in order
             for index, child in enumerate(node.children):
                 if type(child) is not LoopNode or child.quiet:
@@ -1389,7 +1389,7 @@ class BlockRun:
         live = loop_mask & self.alive
         actives = [active for _, active in trips]
         if all(active is self.everyone for active in actives):
-            live = np.broadcast_to(live, shape)
+            live = repeated(live, shape)
         else:
             live = _stacked(actives) & live
         return self.plan_for(node.children, env, forgotten, shape, live)
