@@ -96,3 +96,80 @@ def test_counter_column_matches_the_value_by_value_path(seed):
         assert found is None
     else:
         assert found.shape == expected.shape and found.dtype == expected.dtype and np.array_equal(found, expected)
+
+
+# -- a batch's rows recorded without a `record_access` call each (RECORD_ROWS) ---------------------
+
+from pathlib import Path  # noqa: E402
+
+from kernelscope.analyses import sync  # noqa: E402
+from kernelscope.frontend import parse_file  # noqa: E402
+from kernel_bodies import kernel_of  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+FILES = sorted(str(p.relative_to(ROOT)) for pattern in ("examples/*.cu", "tests/kernels/sync/*.cu",
+                                                         "tests/kernels/races/*.cu", "tests/kernels/realworld/*.cu")
+               for p in ROOT.glob(pattern))
+
+
+_CLOSE_INTERVAL = sync.BlockRun.close_interval
+
+
+def _intervals_and_findings(monkeypatch) -> tuple:
+    """Every interval each kernel's blocks close, as what its instances hold, and the findings
+    (with a grid, so that global footprints are kept for comparing blocks)."""
+    closed = []
+    close = _CLOSE_INTERVAL
+
+    def watched(self, barrier):
+        closed.append([(instance.access.line, instance.access.column, instance.addresses.tolist()
+                        if instance.addresses is not None else None, instance.mask.tolist(), instance.certain,
+                        instance.epochs.tolist(), instance.shared is self.found.footprints)
+                       for instance in self.interval])
+        closed.append(sorted((key, [(access.line, words.tolist()) for access, words in kept])
+                             for key, kept in self.footprint.items()))
+        return close(self, barrier)
+
+    monkeypatch.setattr(sync.BlockRun, "close_interval", watched)
+    findings = []
+    kernels = [kernel_of(body) for body in BODIES]
+    for path in FILES:
+        kernels += parse_file((ROOT / path).read_text(), path).kernels
+    for kernel in kernels:
+        findings.append(sync.analyze(kernel, (128, 1, 1), {}, grid=(3, 1, 1)).to_json())
+    return closed, findings
+
+
+# loops whose accesses are recorded in every way: under a condition that loads (not certain; such a
+# loop is walked, not batched), in global memory (kept for comparing blocks), shared, with a barrier,
+# wide elements
+BODIES = [
+    """for (int k = 0; k < 16; ++k)
+    if (x[k] > 0.0f) y[k * 128 + threadIdx.x] = 1.0f;""",
+    """for (int k = 0; k < 16; ++k)
+    y[blockIdx.x * 2048 + k * 128 + threadIdx.x] = x[k];""",
+    """__shared__ double t[2048];
+for (int k = 0; k < 16; ++k) {
+    t[k * 128 + threadIdx.x] = x[k];
+    __syncthreads();
+    y[k] = t[(k * 128 + threadIdx.x + 1) % 2048];
+}""",
+    """for (int k = 0; k < 12; ++k)
+    if (threadIdx.x < k * 8) y[(k & 3) * 128 + threadIdx.x / 2] += 1.0f;""",
+]
+
+
+def test_rows_recorded_directly_are_what_record_access_records(monkeypatch):
+    recorded = []
+    real = sync.BlockRun.row_recorder
+
+    def counted(self, entry):
+        recorder = real(self, entry)
+        recorded.append(recorder is not None)
+        return recorder
+
+    monkeypatch.setattr(sync.BlockRun, "row_recorder", counted)
+    fast = _intervals_and_findings(monkeypatch)
+    assert any(recorded) and any(kept for kept in fast[0][1::2])      # the direct path ran, footprints kept
+    monkeypatch.setattr(sync, "RECORD_ROWS", False)
+    assert _intervals_and_findings(monkeypatch) == fast

@@ -76,6 +76,7 @@ MAX_APART = 12           # ... asked of this many footprints at most (more cost 
 SHARE_FOOTPRINTS = True  # instances with the same addresses and threads share one footprint (`Footprints`)
 MIN_BATCH = 8            # iterations worth evaluating at once (fewer cost about as much one by one)
 HAZARD_OWNERS = True     # the barrier hazard check compares one remembered thread per word and side (dense words)
+RECORD_ROWS = True       # a batch records its rows of known int64 addresses without a `record_access` call each
 
 
 
@@ -1091,9 +1092,20 @@ class BlockRun:
         screens = self.interval_screens(plan, count) if barriers and SCREEN_INTERVALS else None
         closed = 0
         self.steps += count * len(node.children)
+        # (each entry with its recorder, joined once: a zip per trip made a tuple per entry and trip)
+        steps = [entry + (self.row_recorder(entry),) for entry in plan]
+        footprints = self.found.footprints
         for trip in range(count):
-            for event, addresses, reached, unknown, nonempty in plan:
-                if event.block_barrier:
+            for event, addresses, reached, unknown, nonempty, recorder in steps:
+                if recorder is not None:
+                    # (`record_access` written out for a known int64 address: its checks hold for every row)
+                    if nonempty[trip]:
+                        instance = Instance(recorder[0], addresses[trip], reached[trip], self.epochs, recorder[1],
+                                            self.tile_epochs, self.tile_width, footprints)
+                        self.interval.append(instance)
+                        if recorder[2]:
+                            self.keep_for_blocks(instance)
+                elif event.block_barrier:
                     if nonempty[trip]:
                         if screens is not None:
                             self.unshared = screens[closed]
@@ -1711,10 +1723,28 @@ class BlockRun:
                             self.found.footprints)
         self.interval.append(instance)
         if access.space == "global" and addresses is not None and certain and self.granules is not None:
-            entry = instance.entry(self.granules.get(access.array, 4))
-            if entry.distinct is None:
-                entry.distinct = _distinct(entry.pair[0])
-            self.footprint.setdefault((self.grid_interval, access.array), []).append((access, entry.distinct))
+            self.keep_for_blocks(instance)
+
+    def row_recorder(self, entry: tuple):
+        """For a batch plan's entry whose every row `record_access` would record the same way (a load
+        or store of an array that is written, at known int64 addresses): (its access, whether it is
+        certain to execute, whether its footprint is kept for comparing blocks); None for any other
+        entry, left to the general path."""
+        event, addresses, _, unknown, _ = entry
+        if not RECORD_ROWS or not event.plain_access or event.read_only or type(addresses) is not np.ndarray or \
+                addresses.dtype is not _INT64:
+            return None
+        access = event.record
+        certain = not unknown or _certain(unknown)
+        return access, certain, access.space == "global" and certain and self.granules is not None
+
+    def keep_for_blocks(self, instance: Instance) -> None:
+        """Keeps a certain global access's distinct words for comparing blocks (see `record_access`)."""
+        access = instance.access
+        entry = instance.entry(self.granules.get(access.array, 4))
+        if entry.distinct is None:
+            entry.distinct = _distinct(entry.pair[0])
+        self.footprint.setdefault((self.grid_interval, access.array), []).append((access, entry.distinct))
 
     def address_trusted(self, event: Event) -> bool:
         """`trusted` for the event's access, asked once per event (the shapes are the kernel's)."""
