@@ -98,7 +98,8 @@ def test_counter_column_matches_the_value_by_value_path(seed):
         assert found.shape == expected.shape and found.dtype == expected.dtype and np.array_equal(found, expected)
 
 
-# -- a batch's rows recorded without a `record_access` call each (RECORD_ROWS) ---------------------
+# -- a batch's rows recorded without a `record_access` call each (RECORD_ROWS), their footprints out of
+# the shared table (UNSHARED_ROWS) ----------------------------------------------------------------
 
 from pathlib import Path  # noqa: E402
 
@@ -124,7 +125,7 @@ def _intervals_and_findings(monkeypatch) -> tuple:
     def watched(self, barrier):
         closed.append([(instance.access.line, instance.access.column, instance.addresses.tolist()
                         if instance.addresses is not None else None, instance.mask.tolist(), instance.certain,
-                        instance.epochs.tolist(), instance.shared is self.found.footprints)
+                        instance.epochs.tolist())
                        for instance in self.interval])
         closed.append(sorted((key, [(access.line, words.tolist()) for access, words in kept])
                              for key, kept in self.footprint.items()))
@@ -171,5 +172,7 @@ def test_rows_recorded_directly_are_what_record_access_records(monkeypatch):
     monkeypatch.setattr(sync.BlockRun, "row_recorder", counted)
     fast = _intervals_and_findings(monkeypatch)
     assert any(recorded) and any(kept for kept in fast[0][1::2])      # the direct path ran, footprints kept
+    monkeypatch.setattr(sync, "UNSHARED_ROWS", False)
+    assert _intervals_and_findings(monkeypatch) == fast
     monkeypatch.setattr(sync, "RECORD_ROWS", False)
     assert _intervals_and_findings(monkeypatch) == fast

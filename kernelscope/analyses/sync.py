@@ -77,6 +77,7 @@ SHARE_FOOTPRINTS = True  # instances with the same addresses and threads share o
 MIN_BATCH = 8            # iterations worth evaluating at once (fewer cost about as much one by one)
 HAZARD_OWNERS = True     # the barrier hazard check compares one remembered thread per word and side (dense words)
 RECORD_ROWS = True       # a batch records its rows of known int64 addresses without a `record_access` call each
+UNSHARED_ROWS = True     # ... and keeps their footprints out of the shared table (`Footprints`)
 
 
 
@@ -1094,7 +1095,9 @@ class BlockRun:
         self.steps += count * len(node.children)
         # (each entry with its recorder, joined once: a zip per trip made a tuple per entry and trip)
         steps = [entry + (self.row_recorder(entry),) for entry in plan]
-        footprints = self.found.footprints
+        # A row is a view made for its one instance: no other instance has its identity, so the
+        # shared footprint table, which knows arrays by identity, is neither asked nor filled for it.
+        footprints = None if UNSHARED_ROWS else self.found.footprints
         for trip in range(count):
             for event, addresses, reached, unknown, nonempty, recorder in steps:
                 if recorder is not None:
