@@ -17,6 +17,8 @@ caller then runs the iterations one by one, as if nothing had been tried.
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 import numpy as np
 
 from kernelscope import symbolic as sx
@@ -37,9 +39,26 @@ MIXED = _Mixed()        # it may have a value in some iterations only: evaluate 
 COUNTER_LIMIT = 1 << 31
 
 
+_SHAPE_AND_KIND = attrgetter("shape", "dtype")
+_INT64 = np.dtype(np.int64)
+
+
 def counter_column(values: list, size: int):
     """The counter's values as one row per iteration, broadcastable against per-thread arrays, or
     None when they are not all plain integers (or all per-thread integer arrays) of modest size."""
+    # the usual lists, asked with C loops (map, set, min, max) instead of a generator step per value
+    kinds = set(map(type, values))
+    if kinds == {int}:
+        if min(values) <= -COUNTER_LIMIT or max(values) >= COUNTER_LIMIT:
+            return None
+        return np.array(values, dtype=np.int64).reshape(len(values), 1)
+    if kinds == {np.ndarray} and set(map(_SHAPE_AND_KIND, values)) == {((size,), _INT64)}:
+        return np.concatenate(values).reshape(len(values), size)
+    return _any_counter_column(values, size)
+
+
+def _any_counter_column(values: list, size: int):
+    """`counter_column` asked value by value (an empty list, subclasses of arrays, and what fails)."""
     if all(type(v) is int for v in values):
         if any(not -COUNTER_LIMIT < v < COUNTER_LIMIT for v in values):
             return None
@@ -69,10 +88,27 @@ def values_for_trips(expr, env: dict, shape: tuple, forgotten: frozenset, kinds:
     except UNEVALUABLE:
         return MIXED
     try:
-        values = np.broadcast_to(np.asarray(value), shape)
+        values = repeated(value, shape)
     except (ValueError, TypeError):
         return MIXED
     return MIXED if values.dtype == object else values
+
+
+def repeated(value, shape: tuple) -> np.ndarray:
+    """np.broadcast_to(value, shape): a read-only view. The values a batch meets most, an array of
+    `shape` already and one row of integers or truths for every row, are viewed directly: numpy's
+    function checks and converts in Python first, a few microseconds a call."""
+    if type(value) is np.ndarray and len(shape) == 2:
+        if value.shape == shape:
+            view = value.view()
+        elif value.shape == shape[1:] and value.flags.c_contiguous and value.dtype.kind in "biu":
+            # every row the same memory (a stride of 0 between rows), as broadcasting gives
+            view = np.ndarray(shape, value.dtype, value, 0, (0, value.strides[0]))
+        else:
+            return np.broadcast_to(value, shape)
+        view.flags.writeable = False
+        return view
+    return np.broadcast_to(np.asarray(value), shape)
 
 
 def _fractional(value) -> bool:

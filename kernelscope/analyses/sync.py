@@ -38,14 +38,14 @@ reported, an unknown address is never reported as a race.
 from __future__ import annotations
 
 from dataclasses import field
-from itertools import product
+from itertools import accumulate, product
 from operator import attrgetter
 
 import numpy as np
 
 from kernelscope import symbolic as sx
 from kernelscope.analyses.batched_intervals import interval_numbers, intervals_sharing_a_word
-from kernelscope.analyses.batched_trips import MIXED, counter_column, values_for_trips
+from kernelscope.analyses.batched_trips import MIXED, counter_column, repeated, values_for_trips
 from kernelscope.analyses.loops import UNKNOWN, executed_iterations
 from kernelscope.analyses.threads import UNEVALUABLE, WARP_SIZE, ThreadSpace, as_truth, one_per_thread, per_thread, \
     thread_space
@@ -76,6 +76,8 @@ MAX_APART = 12           # ... asked of this many footprints at most (more cost 
 SHARE_FOOTPRINTS = True  # instances with the same addresses and threads share one footprint (`Footprints`)
 MIN_BATCH = 8            # iterations worth evaluating at once (fewer cost about as much one by one)
 HAZARD_OWNERS = True     # the barrier hazard check compares one remembered thread per word and side (dense words)
+RECORD_ROWS = True       # a batch records its rows of known int64 addresses without a `record_access` call each
+UNSHARED_ROWS = True     # ... and keeps their footprints out of the shared table (`Footprints`)
 
 
 
@@ -780,42 +782,68 @@ def _footprints(instances: list, granule: int) -> list:
 
 def _entries(instances: list, granule: int) -> list:
     """[i.entry(granule) for i in instances], those not yet known that every thread of the block
-    makes computed at once (see `_footprints`)."""
-    missing = [i for i in instances if i._footprints is None or granule not in i._footprints]
+    makes computed at once (see `_footprints`). One pass reads the known ones off the instances'
+    caches: a batched loop's interval holds one instance per trip, and a method call apiece was
+    most of the cost of asking again."""
+    entries = []
+    missing = []    # positions of the instances without an entry in this word size
+    for instance in instances:
+        cache = instance._footprints
+        entry = cache.get(granule) if cache is not None else None
+        if entry is None:
+            missing.append(len(entries))
+        entries.append(entry)
+    if not missing:
+        return entries
     if len(missing) > 1:
-        by_pieces: dict = {}    # pieces -> {id(addresses): [instances]}
-        for instance in missing:
-            if _count_nonzero(instance.mask) != instance.mask.size:
+        _stack_footprints([instances[k] for k in missing], granule)
+    for k in missing:
+        entries[k] = instances[k].entry(granule)
+    return entries
+
+
+def _stack_footprints(missing: list, granule: int) -> None:
+    """Gives the instances that every thread of the block makes and that have no entry in this word
+    size one, their addresses divided all at once (instances with the same address array share
+    one): the stacked path of `_entries`. The others are left to `Instance.entry`."""
+    by_pieces: dict = {}    # pieces -> {id(addresses): [instances]}
+    pieces_of: dict = {}    # id(access) -> its pieces (the instances of a loop's trips share one access)
+    for instance in missing:
+        if _count_nonzero(instance.mask) != instance.mask.size:
+            continue
+        access = instance.access
+        pieces = pieces_of.get(id(access))
+        if pieces is None:
+            pieces = pieces_of[id(access)] = _pieces(access, granule)
+        if instance.shared is not None:
+            entry = instance.shared.find(instance.addresses, instance.mask, True, granule, pieces)
+            if entry is not None:
+                _remember_entry(instance, granule, entry)
                 continue
-            pieces = _pieces(instance.access, granule)
-            if instance.shared is not None:
-                entry = instance.shared.find(instance.addresses, instance.mask, True, granule, pieces)
-                if entry is not None:
-                    if instance._footprints is None:
-                        instance._footprints = {}
-                    instance._footprints[granule] = entry
-                    continue
-            by_pieces.setdefault(pieces, {}).setdefault(id(instance.addresses), []).append(instance)
-        for pieces, by_addresses in by_pieces.items():
-            if len(by_addresses) < 2:
-                continue    # one division either way
-            groups = list(by_addresses.values())
-            threads = _every_thread(groups[0][0].mask.size)
-            words = np.stack([same[0].addresses for same in groups]) // granule
-            if pieces > 1:
-                # (a + granule * k) // granule is a // granule + k
-                words = (words[:, :, None] + np.arange(pieces)).reshape(len(groups), -1)
-                threads = np.repeat(threads, pieces)
-            for same, row in zip(groups, words):
-                first = same[0]
-                entry = _Footprint(first.addresses, first.mask, (row, threads), pieces)
-                if first.shared is not None:
-                    first.shared.keep(entry, True, granule)
-                for instance in same:
-                    if instance._footprints is None:
-                        instance._footprints = {}
-                    instance._footprints[granule] = entry
-    return [i.entry(granule) for i in instances]
+        by_pieces.setdefault(pieces, {}).setdefault(id(instance.addresses), []).append(instance)
+    for pieces, by_addresses in by_pieces.items():
+        if len(by_addresses) < 2:
+            continue    # one division either way
+        groups = list(by_addresses.values())
+        threads = _every_thread(groups[0][0].mask.size)
+        words = _stacked([same[0].addresses for same in groups]) // granule
+        if pieces > 1:
+            # (a + granule * k) // granule is a // granule + k
+            words = (words[:, :, None] + np.arange(pieces)).reshape(len(groups), -1)
+            threads = np.repeat(threads, pieces)
+        for same, row in zip(groups, words):
+            first = same[0]
+            entry = _Footprint(first.addresses, first.mask, (row, threads), pieces)
+            if first.shared is not None:
+                first.shared.keep(entry, True, granule)
+            for instance in same:
+                _remember_entry(instance, granule, entry)
+
+
+def _remember_entry(instance, granule: int, entry: _Footprint) -> None:
+    if instance._footprints is None:
+        instance._footprints = {}
+    instance._footprints[granule] = entry
 
 
 def _pieces(access, granule: int) -> int:
@@ -830,7 +858,8 @@ def _touching(instances: list, granule: int) -> list:
     threads touch a word, within these instances or with others (`_two_threads_on_a_word`,
     `_meeting`), stays the same: a word two threads touch still has two, and every word is kept.
     Instances that share a footprint get the same (words, threads) object."""
-    return [entry.touching() for entry in _entries(instances, granule)]
+    # (the kept rows read off each entry, the method called only where they are not known yet)
+    return [entry.touch or entry.touching() for entry in _entries(instances, granule)]
 
 
 _EVERY_THREAD: dict = {}
@@ -868,6 +897,12 @@ class Findings:
     def note(self, text: str) -> None:
         if text not in self.inexact and len(self.inexact) < MAX_NOTES:
             self.inexact.append(text)
+
+
+def _stacked(rows: list) -> np.ndarray:
+    """np.stack of 1-d arrays of one length, without its Python work per row (a conversion and an
+    expand_dims each): one concatenation, seen as rows."""
+    return np.concatenate(rows).reshape(len(rows), -1)
 
 
 def _iteration_env(env: dict, forgotten: dict, var, trip: int, value) -> dict:
@@ -1058,9 +1093,22 @@ class BlockRun:
         screens = self.interval_screens(plan, count) if barriers and SCREEN_INTERVALS else None
         closed = 0
         self.steps += count * len(node.children)
+        # (each entry with its recorder, joined once: a zip per trip made a tuple per entry and trip)
+        steps = [entry + (self.row_recorder(entry),) for entry in plan]
+        # A row is a view made for its one instance: no other instance has its identity, so the
+        # shared footprint table, which knows arrays by identity, is neither asked nor filled for it.
+        footprints = None if UNSHARED_ROWS else self.found.footprints
         for trip in range(count):
-            for event, addresses, reached, unknown, nonempty in plan:
-                if event.block_barrier:
+            for event, addresses, reached, unknown, nonempty, recorder in steps:
+                if recorder is not None:
+                    # (`record_access` written out for a known int64 address: its checks hold for every row)
+                    if nonempty[trip]:
+                        instance = Instance(recorder[0], addresses[trip], reached[trip], self.epochs, recorder[1],
+                                            self.tile_epochs, self.tile_width, footprints)
+                        self.interval.append(instance)
+                        if recorder[2]:
+                            self.keep_for_blocks(instance)
+                elif event.block_barrier:
                     if nonempty[trip]:
                         if screens is not None:
                             self.unshared = screens[closed]
@@ -1196,7 +1244,7 @@ class BlockRun:
         try:
             outer_plan = self.plan_for([c for c in node.children if type(c) is not LoopNode],
                                        {**outer_env, var: column}, frozenset(forgotten), shape,
-                                       np.broadcast_to(live, shape) if everyone_iterates else np.stack(actives) & live)
+                                       repeated(live, shape) if everyone_iterates else _stacked(actives) & live)
             inner_plans = {}    # child index -> per trip, [(plan, row, partial)] of its iterations in order
             for index, child in enumerate(node.children):
                 if type(child) is not LoopNode or child.quiet:
@@ -1260,7 +1308,7 @@ class BlockRun:
                 group_forgotten = frozenset(forgotten)
             group_env[var] = inner_column
             plan = self.plan_for(child.children, group_env, group_forgotten - {var}, (len(members), size),
-                                 np.stack([m for _, _, m, _ in members]) & self.alive)
+                                 _stacked([m for _, _, m, _ in members]) & self.alive)
             for row, (trip, _, _, row_partial) in enumerate(members):
                 where[trip].append((plan, row, row_partial))
         # (the first iterations' group is made first: each trip lists its iterations in order)
@@ -1356,9 +1404,9 @@ class BlockRun:
         live = loop_mask & self.alive
         actives = [active for _, active in trips]
         if all(active is self.everyone for active in actives):
-            live = np.broadcast_to(live, shape)
+            live = repeated(live, shape)
         else:
-            live = np.stack(actives) & live
+            live = _stacked(actives) & live
         return self.plan_for(node.children, env, forgotten, shape, live)
 
     def plan_for(self, events: list, env, forgotten: frozenset, shape: tuple, live) -> list:
@@ -1678,10 +1726,28 @@ class BlockRun:
                             self.found.footprints)
         self.interval.append(instance)
         if access.space == "global" and addresses is not None and certain and self.granules is not None:
-            entry = instance.entry(self.granules.get(access.array, 4))
-            if entry.distinct is None:
-                entry.distinct = _distinct(entry.pair[0])
-            self.footprint.setdefault((self.grid_interval, access.array), []).append((access, entry.distinct))
+            self.keep_for_blocks(instance)
+
+    def row_recorder(self, entry: tuple):
+        """For a batch plan's entry whose every row `record_access` would record the same way (a load
+        or store of an array that is written, at known int64 addresses): (its access, whether it is
+        certain to execute, whether its footprint is kept for comparing blocks); None for any other
+        entry, left to the general path."""
+        event, addresses, _, unknown, _ = entry
+        if not RECORD_ROWS or not event.plain_access or event.read_only or type(addresses) is not np.ndarray or \
+                addresses.dtype is not _INT64:
+            return None
+        access = event.record
+        certain = not unknown or _certain(unknown)
+        return access, certain, access.space == "global" and certain and self.granules is not None
+
+    def keep_for_blocks(self, instance: Instance) -> None:
+        """Keeps a certain global access's distinct words for comparing blocks (see `record_access`)."""
+        access = instance.access
+        entry = instance.entry(self.granules.get(access.array, 4))
+        if entry.distinct is None:
+            entry.distinct = _distinct(entry.pair[0])
+        self.footprint.setdefault((self.grid_interval, access.array), []).append((access, entry.distinct))
 
     def address_trusted(self, event: Event) -> bool:
         """`trusted` for the event's access, asked once per event (the shapes are the kernel's)."""
@@ -1896,10 +1962,9 @@ def races_within(instances: list[Instance], space: ThreadSpace, memory: str = "s
     already `recorded` ((array, first line, second line), as the caller keeps them: a loop or
     another block found it) is not compared again; nor are the accesses to the `unshared` arrays, known
     to have no word that two threads touch."""
-    chosen = (i for i in instances if i.access.space == memory and i.addresses is not None
-              and (memory == "shared" or i.certain))
-    for group in _by_array(chosen):
-        if not _any_writes(group) or group[0].access.array in unshared or not _shared_by_threads(group):
+    groups, written = _compared_groups(instances, memory)
+    for array, group in groups.items():
+        if array not in written or array in unshared or not _shared_by_threads(group):
             continue
         table = _touches(group, space)
         racy = _racy_words(table)
@@ -1930,11 +1995,36 @@ def races_within(instances: list[Instance], space: ThreadSpace, memory: str = "s
                     yield _race(first, second, scope, memory)
 
 
+def _compared_groups(instances: list, memory: str) -> tuple:
+    """(array -> the instances the race checks compare, in order; the arrays one of them writes) for
+    one memory: those with a known address and, in global memory, certain to execute. One pass
+    where a filter, a grouping and a look for a write per group were three."""
+    groups: dict = {}
+    written: set = set()
+    shared = memory == "shared"
+    for instance in instances:
+        access = instance.access
+        if access.space != memory or instance.addresses is None or not (shared or instance.certain):
+            continue
+        array = access.array
+        group = groups.get(array)
+        if group is None:
+            groups[array] = [instance]
+        else:
+            group.append(instance)
+        if instance.writes:
+            written.add(array)
+    return groups, written
+
+
 def _hazard_across(before: list[Instance], after: list[Instance], space: ThreadSpace) -> bool:
     """Whether some thread's access before a barrier conflicts with another thread's after it."""
-    arrays_after = {i.access.array for i in after}
-    for group in _by_array(i for i in before if i.access.array in arrays_after):
-        later = [i for i in after if i.access.array == group[0].access.array]
+    # (each side grouped by array once: a filter of `after` per array cost a pass per group)
+    after_by_array = _array_groups(after)
+    for array, group in _array_groups(before).items():
+        later = after_by_array.get(array)
+        if later is None:
+            continue
         both = group + later
         if not _any_writes(both):
             continue
@@ -1981,7 +2071,7 @@ def _meets_by_owners(dense: tuple, thread: np.ndarray, footprints: list, both: l
     pair's two sets of rows are views, not selections over the table, and `_owners_meet` decides
     most pairs with one comparison over the span."""
     slots, span = dense
-    ends = np.cumsum([w.size for w, _ in footprints]).tolist()
+    ends = list(accumulate([w.size for w, _ in footprints]))   # (np.cumsum of a list converts it first)
     starts = [0] + ends[:-1]
     kinds = [_KIND.get(i.access.op, ATOMIC) for i in both]
 
@@ -2120,11 +2210,17 @@ MAX_PAIRWISE_CANDIDATES = 256   # beyond this many racing accesses in one interv
 MAX_NAMED_CANDIDATES = 48       # the first ones only
 
 
-def _by_array(instances) -> list[list[Instance]]:
+def _array_groups(instances) -> dict:
+    """array -> its instances, in order (the arrays in the order they first appear)."""
     groups: dict = {}
     for instance in instances:
-        groups.setdefault(instance.access.array, []).append(instance)
-    return list(groups.values())
+        array = instance.access.array
+        group = groups.get(array)
+        if group is None:
+            groups[array] = [instance]
+        else:
+            group.append(instance)
+    return groups
 
 
 def _granule(group: list[Instance]) -> int:
