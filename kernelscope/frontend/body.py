@@ -142,6 +142,7 @@ class Walker:
         self.conditions: list[Condition] = []
         self._context: Context | None = None      # the last one made (see context())
         self._builtins: dict = {}                 # name -> Sym (see _builtin)
+        self._sizes: dict = {}                    # type name -> its size in bytes (see _size_of)
         self.inline_stack: list[str] = []
         self.return_values: list[Value] | None = None
         self.current_function: str | None = None
@@ -164,6 +165,15 @@ class Walker:
         if found is None:
             found = self._builtins[name] = sx.Sym(name)
         return found
+
+    def _size_of(self, type_name: str | None) -> int | None:
+        """self.types.size_of(type_name), kept per walk: the walk asks the sizes of its few element
+        types again for every access, and the file's types do not change during a walk (a
+        template kernel's type parameters are bound before it starts and unbound after)."""
+        size = self._sizes.get(type_name, _MISSING)
+        if size is _MISSING:
+            size = self._sizes[type_name] = self.types.size_of(type_name)
+        return size
 
     # -- positions ---------------------------------------------------------------------------
     def where(self, node) -> tuple[int, int]:
@@ -643,7 +653,7 @@ class Walker:
         value = self.env.get(name)
         if value is not None:
             if value.location is not None:
-                self._record(node, value.location, self.types.size_of(value.ctype) or 4, "load")
+                self._record(node, value.location, self._size_of(value.ctype) or 4, "load")
             return value
         if name == "warpSize":
             return Value(sx.Const(32), "int")
@@ -806,6 +816,13 @@ class Walker:
             return None, expr, ctype, None
         elif kind in _BINARY_KINDS:
             return self._binary_parts(node, depth + 1)
+        elif kind in _OPERAND_FIELDS:
+            # `threadIdx.x` and the like: the Sym alone, without the Value that
+            # expr_field_expression would wrap it in only for its parts to be read here
+            builtin = _BUILTIN_FIELDS.get(self._source[node.start_byte:node.end_byte])
+            if builtin is not None and builtin[0] not in self.env:
+                return None, self._builtin(builtin[1]), "unsigned int", None
+            value = self._field_general(node, depth + 1)
         elif kind in _OPERAND_PARENTHESES and depth < MAX_EXPRESSION_DEPTH and node.named_child_count:
             # `(a + b) * c`: the inner expression's parts, as expr_parenthesized_expression would
             # give it through `expression` at depth + 1 (which passes the depth check there)
@@ -850,7 +867,7 @@ class Walker:
 
     def _offset_pointer(self, pointer_value: Value, amount: Value, operator: str) -> Value:
         pointer = pointer_value.pointer
-        elem = self.types.size_of(pointer.pointee) or 1
+        elem = self._size_of(pointer.pointee) or 1
         stride = elem
         for d in pointer.dims[1:]:
             stride *= d if d else 1
@@ -1158,7 +1175,7 @@ class Walker:
         if value.pointer is None:
             return None
         pointer = value.pointer
-        size = self.types.size_of(pointer.pointee) or 4
+        size = self._size_of(pointer.pointee) or 4
         return pointer, size, pointer.pointee
 
     def _callee(self, function):
@@ -1215,7 +1232,7 @@ class Walker:
             location = self._location_of(node)
             if location is None:
                 return None
-            return location, self.types.size_of(location.pointee) or 4, location.pointee
+            return location, self._size_of(location.pointee) or 4, location.pointee
         if kind in _PARENTHESIZED_KINDS and node.named_child_count:
             return self.lvalue(_last_named_child(node))
         if kind in _SUBSCRIPT_KINDS:
@@ -1232,7 +1249,9 @@ class Walker:
             # (what _offset_pointer(base, index, "+").pointer is, without its Value)
             pointer = base.pointer
             dims = pointer.dims
-            element = self.types.size_of(pointer.pointee)
+            element = self._sizes.get(pointer.pointee, _MISSING)    # (_size_of, its lookup written out)
+            if element is _MISSING:
+                element = self._size_of(pointer.pointee)
             stride = element or 1
             for d in dims[1:]:
                 stride *= d if d else 1
@@ -1243,7 +1262,7 @@ class Walker:
             base = self.expression(node.child_by_field_id(FIELD.argument))
             if base.pointer is None:
                 return None
-            size = self.types.size_of(base.pointer.pointee) or 4
+            size = self._size_of(base.pointer.pointee) or 4
             return base.pointer, size, base.pointer.pointee
         if kind in _FIELD_EXPRESSION_KINDS:
             argument = node.child_by_field_id(FIELD.argument)
@@ -1285,7 +1304,7 @@ class Walker:
                 self.scope.dynamic_local_accesses.append((pointer.base, line, column, self.text(node)))
             return
         line, column = self._line_col(node.start_byte)
-        stride = self.types.size_of(pointer.pointee) if pointer.pointee else None
+        stride = self._size_of(pointer.pointee) if pointer.pointee else None
         access = Access(pointer.base, pointer.space, op, pointer.offset, size, line, column,
                         self.text(node), self.context(), stride, self.inline_stack[-1] if self.inline_stack else None)
         if cached:
@@ -1359,6 +1378,7 @@ _KIND_SETS = {
     "_FIELD_EXPRESSION_KINDS": ("field_expression",),
     "_PARENTHESIZED_KINDS": ("parenthesized_expression",),
     "_OPERAND_PARENTHESES": ("parenthesized_expression",),   # those _operand sees through (a test empties it)
+    "_OPERAND_FIELDS": ("field_expression",),     # those _operand reads builtins of (a test empties it)
     "_SUBSCRIPT_KINDS": ("subscript_expression",),
     "_POINTER_EXPRESSION_KINDS": ("pointer_expression",),
     "_NAME_KINDS": ("identifier", "field_identifier"),
@@ -1794,9 +1814,14 @@ def _conjunction(conditions: list[Condition]) -> sx.Expr:
 
 
 def _merge(condition: sx.Expr, then_env: dict, else_env: dict, before: dict) -> dict:
+    # (each branch's names read from its own dict, without the two sets and their union that
+    # one loop over every name would need)
     merged = dict(before)
-    for name in set(then_env) | set(else_env):
-        a, b = then_env.get(name), else_env.get(name)
+    for name, b in else_env.items():
+        if b is not None and name not in then_env:
+            merged[name] = b
+    for name, a in then_env.items():
+        b = else_env.get(name)
         if a is b:
             if a is not None:
                 merged[name] = a

@@ -652,8 +652,8 @@ def _kernel(unit: FileUnit, node, launch_bounds, instantiations: dict, launches:
             continue
         kernel.params.append(record)
         if record.is_pointer:
-            env[record.name] = Value(sx.Const(0), record.type_name + "*",
-                                     Pointer(record.name, "global", sx.Const(0), record.type_name))
+            zero = sx.shared_const(0)       # (one Const for the file's every pointer: they never change)
+            env[record.name] = Value(zero, record.type_name + "*", Pointer(record.name, "global", zero, record.type_name))
         else:
             env[record.name] = Value(sx.Sym(record.name), record.type_name)
     scope = Scope()
