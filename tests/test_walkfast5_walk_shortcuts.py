@@ -4,7 +4,9 @@
 - sx.binary's plain int operands (element sizes, strides) and the kernel's pointer parameters'
   zero offsets are one shared Const per value and file (sx.shared_const);
 - the walk keeps the element sizes it asks for (Walker._size_of);
-- _merge reads each branch's names from its own dict instead of a union of both.
+- _merge reads each branch's names from its own dict instead of a union of both;
+- an assignment reads its target name's value once, and makes a Sym for a name only when the
+  name has no value yet.
 
 The models of every CUDA file of the project are compared by the digest of
 tests/test_walker_fast_paths.py (expression nodes named by first-met order, so that sharing must
@@ -237,3 +239,14 @@ def test_a_merge_that_drops_the_else_branch_is_caught():
     assert _same_merge(body._merge(condition, then_env, else_env, {}),
                        _merge_over_both_names(condition, then_env, else_env, {}))
     assert list(itertools.islice(body._merge(condition, then_env, else_env, {}), 1)) == ["y"]
+
+
+# -- assignments to names -----------------------------------------------------------------------------
+
+def test_a_name_assigned_before_any_declaration_reads_as_its_own_symbol():
+    from kernelscope.frontend.parse import parse_file
+    source = """
+__global__ void k(float* a) { n = n + 2; a[n] = 0.f; m += 3; a[m] = 1.f; }
+"""
+    kernel = parse_file(source, "t.cu").kernels[0]
+    assert [str(access.address) for access in kernel.accesses] == ["((n + 2) * 4)", "((m + 3) * 4)"]

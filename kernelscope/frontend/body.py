@@ -896,9 +896,14 @@ class Walker:
         return self._assign(node, node.child_by_field_id(FIELD.left), operator, right, depth)
 
     def _assign(self, node, target, operator: str, right: Value, depth: int) -> Value:
-        if target.kind_id in _IDENTIFIER_KINDS and self._location_of(target) is None:
-            name = self._node_text(target)
-            old = self.env.get(name, Value(sx.Sym(name)))
+        # (a name's value read once, for whether it is memory and for its old value; a name
+        # with none yet gets its Sym only then)
+        old = self.env.get(self._source[target.start_byte:target.end_byte]) \
+            if target.kind_id in _IDENTIFIER_KINDS else _MISSING
+        if old is not _MISSING and (old is None or old.location is None):
+            name = self._source[target.start_byte:target.end_byte]
+            if old is None:
+                old = Value(sx.Sym(name))
             if operator == "=":
                 new = right if right.pointer is not None or old.pointer is None else right
                 if old.ctype and right.pointer is None and old.pointer is None:
