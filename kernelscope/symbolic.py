@@ -605,11 +605,13 @@ _MAX_UNIONS = 1 << 14
 
 
 def forget_file_tables() -> None:
-    """Start the tables of _union, shared_binary and shared_const afresh (the front end does, for every file it
-    reads: what one file's analysis finds never depends on the files read before it)."""
+    """Start the tables of _union, shared_binary, shared_const and shared_sym afresh (the front end
+    does, for every file it reads: what one file's analysis finds never depends on the files read
+    before it)."""
     _UNIONS.clear()
     _BINARY_NODES.clear()
     _INT_CONSTS.clear()
+    _PLAIN_SYMS.clear()
 
 
 def _union(a: frozenset, b: frozenset) -> frozenset:
@@ -808,6 +810,23 @@ def shared_const(value) -> Const:
         known = Const(value)
         if len(_INT_CONSTS) < _MAX_INT_CONSTS:
             _INT_CONSTS[value] = known
+    return known
+
+
+# Names without a default (parameters, builtin indices, declared but unset variables): one Sym
+# per name for one file (see forget_file_tables), as shared_binary keeps one Binary per
+# structure, where every kernel and declaration built its own.
+_PLAIN_SYMS: dict = {}
+_MAX_PLAIN_SYMS = 1 << 14
+
+
+def shared_sym(name: str) -> Sym:
+    """Sym(name), the one built before for the same name."""
+    known = _PLAIN_SYMS.get(name)
+    if known is None:
+        known = Sym(name)
+        if len(_PLAIN_SYMS) < _MAX_PLAIN_SYMS:
+            _PLAIN_SYMS[name] = known
     return known
 
 

@@ -4,6 +4,8 @@
 - sx.binary's plain int operands (element sizes, strides) and the kernel's pointer parameters'
   zero offsets are one shared Const per value and file (sx.shared_const);
 - the walk keeps the element sizes it asks for (Walker._size_of);
+- names without a default (parameters, builtin indices, unset variables) are one shared Sym
+  per name and file (sx.shared_sym);
 - _merge reads each branch's names from its own dict instead of a union of both;
 - an assignment reads its target name's value once, and makes a Sym for a name only when the
   name has no value yet.
@@ -60,18 +62,19 @@ def test_a_builtin_operand_read_with_another_type_is_caught(monkeypatch):
 
 # -- shared int constants ----------------------------------------------------------------------------
 
-class _ConstsByValue(_Digest):
-    """The digest with constants named by their type and value, so that whether two equal
-    constants are one object or two does not show (every other node's sharing still does).
-    Records are numbered by a count of their own (the digest's counts expression nodes too)."""
+class _LeavesByValue(_Digest):
+    """The digest with constants named by their type and value and names without a default by
+    their name, so that whether two equal ones are one object or two does not show (every other
+    node's sharing still does). Records are numbered by a count of their own (the digest's counts
+    expression nodes too)."""
 
     def __init__(self):
         super().__init__()
         self.records = 0
 
     def _name(self, structure: tuple):
-        if structure[0] == "Const":
-            return ("Const",) + structure[1]
+        if structure[0] == "Const" or structure[0] == "Sym" and not structure[2]:
+            return (structure[0],) + structure[1]
         return super()._name(structure)
 
     def _record(self, value) -> tuple:
@@ -91,7 +94,7 @@ def _by_value(path):
         model = parse_file(path.read_text(errors="replace"), str(path))
     except InputError as exc:
         return ("error", str(exc))
-    found = _ConstsByValue()
+    found = _LeavesByValue()
     return found.value(model), found.nodes
 
 
@@ -108,6 +111,33 @@ def test_a_shared_constant_of_the_wrong_value_is_caught(monkeypatch):
         return sx.Const(value + 1 if value.__class__ is int and value > 1 else value)
     assert _differing(monkeypatch, SOME_FILES, _a_const_per_use,
                       lambda m: m.setattr(sx, "shared_const", off_by_one), read=_by_value) != []
+
+
+# -- shared names ----------------------------------------------------------------------------------------
+
+def _a_sym_per_use(monkeypatch):
+    monkeypatch.setattr(sx, "shared_sym", sx.Sym)
+
+
+def test_shared_names_build_the_same_models(monkeypatch):
+    assert _differing(monkeypatch, CUDA_FILES, _a_sym_per_use, read=_by_value) == []
+
+
+def test_a_name_shared_under_the_wrong_key_is_caught(monkeypatch):
+    kept = {}
+
+    def by_length(name):
+        # (`n` and `i` would be one name)
+        return kept.setdefault(len(name), sx.Sym(name))
+    assert _differing(monkeypatch, SOME_FILES, _a_sym_per_use,
+                      lambda m: m.setattr(sx, "shared_sym", by_length), read=_by_value) != []
+
+
+def test_shared_names_start_afresh_for_each_file():
+    n = sx.shared_sym("n")
+    assert sx.shared_sym("n") is n and n.default is None and not n.varying
+    sx.forget_file_tables()
+    assert sx.shared_sym("n") is not n and sx.structure_key(sx.shared_sym("n")) == sx.structure_key(n)
 
 
 def test_shared_constants_keep_bools_and_floats_apart():

@@ -160,10 +160,11 @@ class Walker:
             _load_kind_tables()
 
     def _builtin(self, name: str) -> sx.Sym:
-        """The Sym of a builtin index (`threadIdx.x`, ...): one per walk, read wherever it is used."""
+        """The Sym of a builtin index (`threadIdx.x`, ...): the file's one (sx.shared_sym), kept by
+        the walk for a lookup without the call."""
         found = self._builtins.get(name)
         if found is None:
-            found = self._builtins[name] = sx.Sym(name)
+            found = self._builtins[name] = sx.shared_sym(name)
         return found
 
     def _size_of(self, type_name: str | None) -> int | None:
@@ -309,7 +310,7 @@ class Walker:
             self.env[name] = Value(sx.Load(name, sx.Const(0)), base_type, None, None, location)
             return
         if value_node is None:
-            self.env[name] = Value(sx.Sym(name), declared_type)
+            self.env[name] = Value(sx.shared_sym(name), declared_type)
             return
         value_kind = value_node.kind_id
         if value_kind in _LIST_KINDS:
@@ -660,7 +661,7 @@ class Walker:
         constant = self.unit.constants.get(name)
         if constant is not None:
             return constant
-        return Value(sx.Sym(name), None)
+        return Value(sx.shared_sym(name), None)
 
     def expr_condition_clause(self, node, depth, whole_struct=False) -> Value:
         if node.named_child_count == 1:
@@ -903,7 +904,7 @@ class Walker:
         if old is not _MISSING and (old is None or old.location is None):
             name = self._source[target.start_byte:target.end_byte]
             if old is None:
-                old = Value(sx.Sym(name))
+                old = Value(sx.shared_sym(name))
             if operator == "=":
                 new = right if right.pointer is not None or old.pointer is None else right
                 if old.ctype and right.pointer is None and old.pointer is None:
