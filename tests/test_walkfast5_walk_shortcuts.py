@@ -238,7 +238,8 @@ def test_merge_agrees_with_the_merge_over_both_names():
         then_env, else_env = dict(before), dict(before)
         for name in names:
             kind = chooser.choice(kinds)
-            fresh_then, fresh_else = Value(sx.Sym(name + "'"), "float"), Value(sx.Sym(name + "''"), None, None, (1, 2, 3))
+            fresh_then = Value(sx.Sym(name + "'"), "float")
+            fresh_else = Value(sx.Sym(name + "''"), None, None, (1, 2, 3))
             if kind == "then":
                 then_env[name] = fresh_then
             elif kind == "else":

@@ -653,7 +653,8 @@ def _kernel(unit: FileUnit, node, launch_bounds, instantiations: dict, launches:
         kernel.params.append(record)
         if record.is_pointer:
             zero = sx.shared_const(0)       # (one Const for the file's every pointer: they never change)
-            env[record.name] = Value(zero, record.type_name + "*", Pointer(record.name, "global", zero, record.type_name))
+            env[record.name] = Value(zero, record.type_name + "*",
+                                     Pointer(record.name, "global", zero, record.type_name))
         else:
             env[record.name] = Value(sx.shared_sym(record.name), record.type_name)
     scope = Scope()
