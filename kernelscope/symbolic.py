@@ -605,10 +605,13 @@ _MAX_UNIONS = 1 << 14
 
 
 def forget_file_tables() -> None:
-    """Start the tables of _union and shared_binary afresh (the front end does, for every file it
-    reads: what one file's analysis finds never depends on the files read before it)."""
+    """Start the tables of _union, shared_binary, shared_const and shared_sym afresh (the front end
+    does, for every file it reads: what one file's analysis finds never depends on the files read
+    before it)."""
     _UNIONS.clear()
     _BINARY_NODES.clear()
+    _INT_CONSTS.clear()
+    _PLAIN_SYMS.clear()
 
 
 def _union(a: frozenset, b: frozenset) -> frozenset:
@@ -755,10 +758,10 @@ def binary(op: str, left, right) -> Expr:
         return node if node is not None else shared_binary(op, left, right)
     left_const = isinstance(left, Const)
     if not left_const and not isinstance(left, Expr):
-        left, left_const = Const(left), True
+        left, left_const = shared_const(left), True
     right_const = isinstance(right, Const)
     if not right_const and not isinstance(right, Expr):
-        right, right_const = Const(right), True
+        right, right_const = shared_const(right), True
     if not (left_const or right_const):
         return Binary(op, left, right)      # (an operand of a subclass: not shared)
     if left_const and right_const:
@@ -788,6 +791,43 @@ def binary(op: str, left, right) -> Expr:
     if left.__class__ in _SHAREABLE and right.__class__ in _SHAREABLE:
         return shared_binary(op, left, right)
     return Binary(op, left, right)
+
+
+# Plain ints handed to binary() as operands (element sizes and strides, `0 - step`): one Const
+# per value for one file (see forget_file_tables), as _NUMBERS in the front end keeps one per
+# literal, where each call built its own (Consts never change, and equal ones answer every
+# question alike). Only exact ints: True and 1.0 equal 1 as dict keys but are other constants.
+_INT_CONSTS: dict = {}
+_MAX_INT_CONSTS = 4096
+
+
+def shared_const(value) -> Const:
+    """Const(value), shared for ints."""
+    if value.__class__ is not int:
+        return Const(value)
+    known = _INT_CONSTS.get(value)
+    if known is None:
+        known = Const(value)
+        if len(_INT_CONSTS) < _MAX_INT_CONSTS:
+            _INT_CONSTS[value] = known
+    return known
+
+
+# Names without a default (parameters, builtin indices, declared but unset variables): one Sym
+# per name for one file (see forget_file_tables), as shared_binary keeps one Binary per
+# structure, where every kernel and declaration built its own.
+_PLAIN_SYMS: dict = {}
+_MAX_PLAIN_SYMS = 1 << 14
+
+
+def shared_sym(name: str) -> Sym:
+    """Sym(name), the one built before for the same name."""
+    known = _PLAIN_SYMS.get(name)
+    if known is None:
+        known = Sym(name)
+        if len(_PLAIN_SYMS) < _MAX_PLAIN_SYMS:
+            _PLAIN_SYMS[name] = known
+    return known
 
 
 _INT64_LIMIT = 1 << 63

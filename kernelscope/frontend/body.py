@@ -142,6 +142,7 @@ class Walker:
         self.conditions: list[Condition] = []
         self._context: Context | None = None      # the last one made (see context())
         self._builtins: dict = {}                 # name -> Sym (see _builtin)
+        self._sizes: dict = {}                    # type name -> its size in bytes (see _size_of)
         self.inline_stack: list[str] = []
         self.return_values: list[Value] | None = None
         self.current_function: str | None = None
@@ -159,11 +160,21 @@ class Walker:
             _load_kind_tables()
 
     def _builtin(self, name: str) -> sx.Sym:
-        """The Sym of a builtin index (`threadIdx.x`, ...): one per walk, read wherever it is used."""
+        """The Sym of a builtin index (`threadIdx.x`, ...): the file's one (sx.shared_sym), kept by
+        the walk for a lookup without the call."""
         found = self._builtins.get(name)
         if found is None:
-            found = self._builtins[name] = sx.Sym(name)
+            found = self._builtins[name] = sx.shared_sym(name)
         return found
+
+    def _size_of(self, type_name: str | None) -> int | None:
+        """self.types.size_of(type_name), kept per walk: the walk asks the sizes of its few element
+        types again for every access, and the file's types do not change during a walk (a
+        template kernel's type parameters are bound before it starts and unbound after)."""
+        size = self._sizes.get(type_name, _MISSING)
+        if size is _MISSING:
+            size = self._sizes[type_name] = self.types.size_of(type_name)
+        return size
 
     # -- positions ---------------------------------------------------------------------------
     def where(self, node) -> tuple[int, int]:
@@ -299,7 +310,7 @@ class Walker:
             self.env[name] = Value(sx.Load(name, sx.Const(0)), base_type, None, None, location)
             return
         if value_node is None:
-            self.env[name] = Value(sx.Sym(name), declared_type)
+            self.env[name] = Value(sx.shared_sym(name), declared_type)
             return
         value_kind = value_node.kind_id
         if value_kind in _LIST_KINDS:
@@ -643,14 +654,14 @@ class Walker:
         value = self.env.get(name)
         if value is not None:
             if value.location is not None:
-                self._record(node, value.location, self.types.size_of(value.ctype) or 4, "load")
+                self._record(node, value.location, self._size_of(value.ctype) or 4, "load")
             return value
         if name == "warpSize":
             return Value(sx.Const(32), "int")
         constant = self.unit.constants.get(name)
         if constant is not None:
             return constant
-        return Value(sx.Sym(name), None)
+        return Value(sx.shared_sym(name), None)
 
     def expr_condition_clause(self, node, depth, whole_struct=False) -> Value:
         if node.named_child_count == 1:
@@ -806,6 +817,13 @@ class Walker:
             return None, expr, ctype, None
         elif kind in _BINARY_KINDS:
             return self._binary_parts(node, depth + 1)
+        elif kind in _OPERAND_FIELDS:
+            # `threadIdx.x` and the like: the Sym alone, without the Value that
+            # expr_field_expression would wrap it in only for its parts to be read here
+            builtin = _BUILTIN_FIELDS.get(self._source[node.start_byte:node.end_byte])
+            if builtin is not None and builtin[0] not in self.env:
+                return None, self._builtin(builtin[1]), "unsigned int", None
+            value = self._field_general(node, depth + 1)
         elif kind in _OPERAND_PARENTHESES and depth < MAX_EXPRESSION_DEPTH and node.named_child_count:
             # `(a + b) * c`: the inner expression's parts, as expr_parenthesized_expression would
             # give it through `expression` at depth + 1 (which passes the depth check there)
@@ -850,7 +868,7 @@ class Walker:
 
     def _offset_pointer(self, pointer_value: Value, amount: Value, operator: str) -> Value:
         pointer = pointer_value.pointer
-        elem = self.types.size_of(pointer.pointee) or 1
+        elem = self._size_of(pointer.pointee) or 1
         stride = elem
         for d in pointer.dims[1:]:
             stride *= d if d else 1
@@ -879,9 +897,14 @@ class Walker:
         return self._assign(node, node.child_by_field_id(FIELD.left), operator, right, depth)
 
     def _assign(self, node, target, operator: str, right: Value, depth: int) -> Value:
-        if target.kind_id in _IDENTIFIER_KINDS and self._location_of(target) is None:
-            name = self._node_text(target)
-            old = self.env.get(name, Value(sx.Sym(name)))
+        # (a name's value read once, for whether it is memory and for its old value; a name
+        # with none yet gets its Sym only then)
+        old = self.env.get(self._source[target.start_byte:target.end_byte]) \
+            if target.kind_id in _IDENTIFIER_KINDS else _MISSING
+        if old is not _MISSING and (old is None or old.location is None):
+            name = self._source[target.start_byte:target.end_byte]
+            if old is None:
+                old = Value(sx.shared_sym(name))
             if operator == "=":
                 new = right if right.pointer is not None or old.pointer is None else right
                 if old.ctype and right.pointer is None and old.pointer is None:
@@ -1158,7 +1181,7 @@ class Walker:
         if value.pointer is None:
             return None
         pointer = value.pointer
-        size = self.types.size_of(pointer.pointee) or 4
+        size = self._size_of(pointer.pointee) or 4
         return pointer, size, pointer.pointee
 
     def _callee(self, function):
@@ -1215,7 +1238,7 @@ class Walker:
             location = self._location_of(node)
             if location is None:
                 return None
-            return location, self.types.size_of(location.pointee) or 4, location.pointee
+            return location, self._size_of(location.pointee) or 4, location.pointee
         if kind in _PARENTHESIZED_KINDS and node.named_child_count:
             return self.lvalue(_last_named_child(node))
         if kind in _SUBSCRIPT_KINDS:
@@ -1232,7 +1255,9 @@ class Walker:
             # (what _offset_pointer(base, index, "+").pointer is, without its Value)
             pointer = base.pointer
             dims = pointer.dims
-            element = self.types.size_of(pointer.pointee)
+            element = self._sizes.get(pointer.pointee, _MISSING)    # (_size_of, its lookup written out)
+            if element is _MISSING:
+                element = self._size_of(pointer.pointee)
             stride = element or 1
             for d in dims[1:]:
                 stride *= d if d else 1
@@ -1243,7 +1268,7 @@ class Walker:
             base = self.expression(node.child_by_field_id(FIELD.argument))
             if base.pointer is None:
                 return None
-            size = self.types.size_of(base.pointer.pointee) or 4
+            size = self._size_of(base.pointer.pointee) or 4
             return base.pointer, size, base.pointer.pointee
         if kind in _FIELD_EXPRESSION_KINDS:
             argument = node.child_by_field_id(FIELD.argument)
@@ -1285,7 +1310,7 @@ class Walker:
                 self.scope.dynamic_local_accesses.append((pointer.base, line, column, self.text(node)))
             return
         line, column = self._line_col(node.start_byte)
-        stride = self.types.size_of(pointer.pointee) if pointer.pointee else None
+        stride = self._size_of(pointer.pointee) if pointer.pointee else None
         access = Access(pointer.base, pointer.space, op, pointer.offset, size, line, column,
                         self.text(node), self.context(), stride, self.inline_stack[-1] if self.inline_stack else None)
         if cached:
@@ -1359,6 +1384,7 @@ _KIND_SETS = {
     "_FIELD_EXPRESSION_KINDS": ("field_expression",),
     "_PARENTHESIZED_KINDS": ("parenthesized_expression",),
     "_OPERAND_PARENTHESES": ("parenthesized_expression",),   # those _operand sees through (a test empties it)
+    "_OPERAND_FIELDS": ("field_expression",),     # those _operand reads builtins of (a test empties it)
     "_SUBSCRIPT_KINDS": ("subscript_expression",),
     "_POINTER_EXPRESSION_KINDS": ("pointer_expression",),
     "_NAME_KINDS": ("identifier", "field_identifier"),
@@ -1794,9 +1820,14 @@ def _conjunction(conditions: list[Condition]) -> sx.Expr:
 
 
 def _merge(condition: sx.Expr, then_env: dict, else_env: dict, before: dict) -> dict:
+    # (each branch's names read from its own dict, without the two sets and their union that
+    # one loop over every name would need)
     merged = dict(before)
-    for name in set(then_env) | set(else_env):
-        a, b = then_env.get(name), else_env.get(name)
+    for name, b in else_env.items():
+        if b is not None and name not in then_env:
+            merged[name] = b
+    for name, a in then_env.items():
+        b = else_env.get(name)
         if a is b:
             if a is not None:
                 merged[name] = a

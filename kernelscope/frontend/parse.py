@@ -707,7 +707,7 @@ def _kernel(unit: FileUnit, node, launch_bounds, instantiations: dict, launches:
         elif bound in ("true", "false") and param_name not in type_params:
             env[param_name] = Value(sx.Const(int(bound == "true")), "bool")
     for param_name in kernel.template_params:
-        env.setdefault(param_name, Value(sx.Sym(param_name), "int"))
+        env.setdefault(param_name, Value(sx.shared_sym(param_name), "int"))
     parameter_list = declarator.child_by_field_id(FIELD.parameters)
     params = [p for p in (parameter_list.named_children if parameter_list is not None else [])
               if p.type == "parameter_declaration"]
@@ -724,10 +724,11 @@ def _kernel(unit: FileUnit, node, launch_bounds, instantiations: dict, launches:
             continue
         kernel.params.append(record)
         if record.is_pointer:
-            env[record.name] = Value(sx.Const(0), record.type_name + "*",
-                                     Pointer(record.name, "global", sx.Const(0), record.type_name))
+            zero = sx.shared_const(0)       # (one Const for the file's every pointer: they never change)
+            env[record.name] = Value(zero, record.type_name + "*",
+                                     Pointer(record.name, "global", zero, record.type_name))
         else:
-            env[record.name] = Value(sx.Sym(record.name), record.type_name)
+            env[record.name] = Value(sx.shared_sym(record.name), record.type_name)
     scope = Scope()
     walker = Walker(unit, scope, env)
     walker.current_function = name
