@@ -187,8 +187,9 @@ def _defaults_in(cwd: str) -> Settings:
     return settings
 
 
-def _remember(table: dict, key, value) -> None:
-    if len(table) >= _TABLE_LIMIT:
+def _remember(table: dict, key, value, limit: int | None = None) -> None:
+    """table[key] = value, emptying the table first when it holds `limit` entries (_TABLE_LIMIT)."""
+    if len(table) >= (limit or _TABLE_LIMIT):
         table.clear()
     table[key] = value
 
@@ -321,9 +322,7 @@ def _read_toml(path: str | os.PathLike) -> dict:
         document = tomllib.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise UsageError(f"cannot read {path}: {exc}") from None
-    if len(_PARSED_TOML) >= _PARSED_TOML_LIMIT:
-        _PARSED_TOML.clear()
-    _PARSED_TOML[key] = (data, document)
+    _remember(_PARSED_TOML, key, (data, document), limit=_PARSED_TOML_LIMIT)
     return document
 
 
