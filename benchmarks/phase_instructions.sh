@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Instructions (callgrind Ir) spent inside one phase of the analysis, over one warm pass.
-#   PHASE=sync|kernel|parse|memory|intensity|all  WORKLOAD=distinct|realistic|real  bash benchmarks/phase_instructions.sh TREE [TREE...]
+#   PHASE=sync|kernel|parse|memory|intensity|rules|all  WORKLOAD=distinct|realistic|real  bash benchmarks/phase_instructions.sh TREE [TREE...]
 # distinct = one copy of each hand-written kernel (50 kernels); realistic = the 800-kernel file;
 # real = the 40 real programs. The phase's function is called through itertools.starmap, which
 # callgrind toggles collection on (kernelscope never calls starmap itself).
@@ -27,7 +27,8 @@ def counted(module, name):
         return next(itertools.starmap(lambda: inner(*a, **k), [()]))
     setattr(module, name, call)
 targets = {"sync": (analyze, "_sync"), "kernel": (parse, "_kernel"), "parse": (analyze, "parse_file"),
-           "memory": (analyze.memory_analysis, "analyze"), "intensity": (analyze.intensity_analysis, "analyze")}
+           "memory": (analyze.memory_analysis, "analyze"), "intensity": (analyze.intensity_analysis, "analyze"),
+           "rules": (analyze.rules, "check_kernel")}
 def run():
     for path, text in files:
         with tuned_for_analysis():
@@ -43,5 +44,5 @@ for tree in "$@"; do
   count=$(PYTHONHASHSEED=0 PYTHONPATH="$tree" valgrind --tool=callgrind --callgrind-out-file=/dev/null \
       --collect-atstart=no --toggle-collect=starmap_next python3 "$driver" "$tree" 2>&1 | awk '/refs:/ {gsub(",", "", $4); print $4}')
   [ -n "$count" ] || { echo "phase_instructions: no count for $tree (does it import? try the driver by hand)" >&2; exit 1; }
-  echo "$phase/$workload $(cd "$tree" && git rev-parse --short HEAD 2>/dev/null) $(git -C "$tree" diff --quiet || echo '+dirty'): $(( count / 1000000 )) M"
+  echo "$phase/$workload $(cd "$tree" && git rev-parse --short HEAD 2>/dev/null) $(git -C "$tree" diff --quiet || echo '+dirty'): $(awk -v c="$count" 'BEGIN { printf "%.1f", c / 1e6 }') M"
 done

@@ -250,6 +250,20 @@ def test_low_occupancy_names_the_register_limit_and_a_change_that_lifts_it():
     assert lifted.active_blocks_per_sm >= min_blocks
 
 
+def test_register_advice_is_the_largest_count_that_reaches_the_target():
+    # the advice counts down from the kernel's registers and stops at the first that reaches the target
+    # blocks: one register more must miss it, or the advice asked for more than was needed
+    for registers in (72, 96, 128, 168, 255):
+        result = compute("sm_90", 256, registers=registers, static_shared_bytes=0)
+        found = diagnostics(result, "k", "k.cu", 1)
+        assert _rules(found) == ["KS301"]
+        suggested = int(re.search(r"use <= (\d+) registers", found[0].message).group(1))
+        target = int(re.search(r"__launch_bounds__\(256, (\d+)\)", found[0].message).group(1))
+        assert suggested < registers
+        assert compute("sm_90", 256, registers=suggested, static_shared_bytes=0).active_blocks_per_sm >= target
+        assert compute("sm_90", 256, registers=suggested + 1, static_shared_bytes=0).active_blocks_per_sm < target
+
+
 def test_low_occupancy_from_shared_memory_suggests_a_size_that_fits():
     result = compute("sm_90", 64, registers=16, static_shared_bytes=100 * 1024)
     found = diagnostics(result, "k", "k.cu", 1)

@@ -329,8 +329,9 @@ def _lift_advice(result: OccupancyResult) -> Optional[str]:
         return None
     reach = f"to reach {target} blocks per SM ({_occupancy_of(result, target)})"
     if result.limiter == "registers":
-        registers = max((r for r in range(result.registers, 0, -1) if _with(result, registers=r) >= target),
-                        default=None)
+        # counting down, the first count that reaches the target is the largest one that does
+        registers = next((r for r in range(result.registers, 0, -1) if _with(result, registers=r) >= target),
+                         None)
         if registers is None:
             return None
         return (f"use <= {registers} registers per thread (__launch_bounds__({result.block_size}, {target}))"
@@ -342,8 +343,8 @@ def _lift_advice(result: OccupancyResult) -> Optional[str]:
         threads = _round_up(-(-profile.max_threads_per_sm // profile.max_blocks_per_sm), profile.warp_size)
         return f"use blocks of at least {threads} threads; the SM holds at most {profile.max_blocks_per_sm} blocks"
     if result.limiter == "barriers":
-        barriers = max((b for b in range(result.barriers, 0, -1) if _with(result, barriers=b) >= target),
-                       default=None)
+        barriers = next((b for b in range(result.barriers, 0, -1) if _with(result, barriers=b) >= target),
+                        None)
         if barriers is None:
             return None
         return f"use <= {barriers} named barriers per block (now {result.barriers}) {reach}"
