@@ -507,9 +507,7 @@ class Preprocessor:
         # Only the lines that use a macro (with a line of context on each side, and the lines a call's
         # arguments run over) are tokenised; the rest is copied as it is.
         lines = text[start:end].splitlines(keepends=True)
-        offsets = [start]
-        for line in lines:
-            offsets.append(offsets[-1] + len(line))
+        offsets = list(accumulate(map(len, lines), initial=start))     # (each line's start, then `end`)
         for first, last, kind in self._line_chunks(lines, self._line_kinds(hits, offsets)):
             chunk_start, chunk_end = offsets[first], offsets[last]
             if kind == PLAIN:
