@@ -153,3 +153,27 @@ def test_an_argument_used_twice_is_tokenised_once():
     pre = preprocessor.run("#define SQ(x) ((x) * (x))\nint a = SQ(i + 1) + SQ(i + 1);\n")
     assert "((i + 1) * (i + 1))" in pre.text
     assert list(preprocessor._argument_tokens) == ["i + 1"]
+
+
+# -- predefined macros ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("arch, defines", [("sm_90", None), ("sm_75", None), ("sm_80", {"N": 4, "n": "2"}), ("x", {})])
+def test_the_shared_predefined_macros_are_what_each_preprocessor_made(arch, defines):
+    preprocessor = macros.Preprocessor(defines, arch)
+    digits = "".join(ch for ch in arch if ch.isdigit()) or "90"
+    made = {**macros.PREDEFINED, "__CUDA_ARCH__": str(int(digits) * 10), **{k: str(v) for k, v in (defines or {}).items()}}
+    assert {name: (macro.body, macro.params) for name, macro in preprocessor.macros.items()} == \
+        {name: (body, None) for name, body in made.items()}
+    # the seeded answer of _other_macro_names is the one found from the names
+    other = frozenset(name for name in preprocessor.macros if not macros._CAPS_WORD.fullmatch(name))
+    assert preprocessor._other_macro_names() == (other, True)
+
+
+def test_a_preprocessor_changes_its_own_macro_table_only():
+    first = macros.Preprocessor()
+    first.run("#undef __cplusplus\n#define __CUDA_ARCH__ 700\n#define low 1\n")
+    second = macros.Preprocessor()
+    assert "__cplusplus" in second.macros and second.macros["__CUDA_ARCH__"].body == "900"
+    assert "low" not in second.macros
+    assert second._other_macro_names() == (frozenset({"__cplusplus"}), True)
+    assert first._other_macro_names() == (frozenset({"low"}), True)
