@@ -153,7 +153,7 @@ def _one_scan_macro_words(preprocessor, text: str) -> list:
 
 
 def _split_scan_macro_words(preprocessor, text: str) -> list:
-    return [(m.start(), m.end(), m.group()) for m in preprocessor._macro_words(text, 0, len(text))]
+    return preprocessor._macro_words_by_patterns(text, 0, len(text))
 
 
 MACRO_WORD_TEXT = ("int n = N + nn + n2 + xN + N_ + NAB + AB_c + idx(i, j) + IDXx + MAX_N + _x + x_x + "

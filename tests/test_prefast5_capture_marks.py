@@ -1,7 +1,7 @@
 """parse._captures walks a tree without errors visiting only the nodes whose text could hold a
 capture that _refine keeps (_walked_captures_to_refine): its marks are the keywords of kernels,
 device functions, classes, structs, typedefs and instantiations, and a `<` with a `>` after it.
-Its refined captures must be those of the walk of every named node and of the compiled query, on
+Its refined captures must be those of the walk of every node and of the compiled query, on
 every CUDA file of the project, on the pruning cases of test_walked_captures and on random
 kernels mixing comparisons, shifts, template ids and launches."""
 
@@ -36,7 +36,7 @@ def _trees():
 def _agree(tree) -> dict:
     root = tree.root_node
     marked = _refined(front._walked_captures_to_refine(root))
-    assert marked == _refined(front._walked_captures_of_named(root, pruned=False))
+    assert marked == _refined(front._walked_captures_of_all(root))
     assert marked == _refined(front._query_captures(root))
     return marked
 
@@ -65,7 +65,7 @@ def test_a_walk_without_one_of_the_marks_misses_captures(monkeypatch, left_out):
     monkeypatch.setattr(front, "_REFINED_CAPTURE_MARKS", tuple(m for m in front._REFINED_CAPTURE_MARKS if m != left_out))
     trees = [front._parser().parse(source.encode()) for source in PRUNING_CASES + MARK_CASES]
     assert any(_refined(front._walked_captures_to_refine(tree.root_node)) !=
-               _refined(front._walked_captures_of_named(tree.root_node, pruned=False)) for tree in trees)
+               _refined(front._walked_captures_of_all(tree.root_node)) for tree in trees)
 
 
 def test_a_walk_that_read_no_close_misses_template_ids_and_launches(monkeypatch):
@@ -74,7 +74,7 @@ def test_a_walk_that_read_no_close_misses_template_ids_and_launches(monkeypatch)
     trees = [front._parser().parse(source.encode()) for source in MARK_CASES]
     missed = set()
     for tree in trees:
-        full = _refined(front._walked_captures_of_named(tree.root_node, pruned=False))
+        full = _refined(front._walked_captures_of_all(tree.root_node))
         marked = _refined(front._walked_captures_to_refine(tree.root_node))
         missed |= {name for name in full if marked.get(name) != full[name]}
     assert missed >= {"launch", "template_id.name"}

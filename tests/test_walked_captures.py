@@ -1,6 +1,9 @@
-"""The front end finds grammars/cuda.scm's captures either by running the compiled query or, in a
-process that has not compiled it yet, by walking the tree in Python. Both must find the same nodes
-on every file: the project's own CUDA files, token soup, and nesting around the start-depth bound."""
+"""The front end finds grammars/cuda.scm's captures either by running the compiled query or by
+walking the tree in Python: a tree with errors, in a process that has not compiled the query yet,
+by the walk of every node (_walked_captures_of_all); a tree without errors, always, by the walk of
+the nodes that could hold a capture _refine keeps (_walked_captures_to_refine). Each must find
+what the query finds (refined alike, for the second) on every file: the project's own CUDA files,
+token soup, and nesting around the start-depth bound."""
 
 import random
 from pathlib import Path
@@ -30,8 +33,18 @@ def found(raw: dict) -> dict:
             for name, nodes in raw.items() if nodes}
 
 
+def refined(raw: dict) -> dict:
+    return found(front._refine(raw))
+
+
 def assert_same_captures(tree) -> None:
-    assert found(front._walked_captures(tree.root_node)) == found(front._query_captures(tree.root_node))
+    """What the query captures is what the walk of every node captures, and, in a tree without
+    errors, what the marked walk does after _refine."""
+    root = tree.root_node
+    queried = front._query_captures(root)
+    assert found(front._walked_captures_of_all(root)) == found(queried)
+    if not root.has_error:
+        assert refined(front._walked_captures_to_refine(root)) == refined(queried)
 
 
 def test_the_project_has_cuda_files_to_compare_on():
@@ -109,7 +122,8 @@ PRUNING_CASES = [
 ]
 
 
-def test_the_pruned_walk_finds_what_the_full_walk_and_the_query_find():
+def test_the_marked_walk_finds_what_the_walk_of_every_node_and_the_query_find():
+    # on the pruning cases too: each capture there lies under nodes the marked walk must not pass by
     trees = [parsed(path.read_text(encoding="latin-1")) for path in CUDA_FILES] + \
         [front._parser().parse(source.encode()) for source in PRUNING_CASES]
     compared = 0
@@ -117,48 +131,47 @@ def test_the_pruned_walk_finds_what_the_full_walk_and_the_query_find():
         if tree.root_node.has_error:
             continue
         compared += 1
-        pruned = found(front._walked_captures_of_named(tree.root_node))
-        assert pruned == found(front._walked_captures_of_named(tree.root_node, pruned=False))
-        assert pruned == found(front._query_captures(tree.root_node))
+        marked = refined(front._walked_captures_to_refine(tree.root_node))
+        assert marked == refined(front._walked_captures_of_all(tree.root_node))
+        assert marked == refined(front._query_captures(tree.root_node))
     assert compared > 100
 
 
 def test_the_pruning_cases_have_every_capture_and_no_errors():
-    kinds = set()
+    kinds, kept = set(), set()
     for source in PRUNING_CASES:
         tree = front._parser().parse(source.encode())
         assert not tree.root_node.has_error, source
         kinds |= set(found(front._query_captures(tree.root_node)))
+        kept |= set(refined(front._walked_captures_to_refine(tree.root_node)))
     assert kinds >= {"function", "launch", "instance", "template_id.name", "template_id.args", "class.name",
                      "class", "struct", "typedef"}
+    assert kept >= {"kernel", "device", "launch", "instance", "template_id.name", "template_id.args", "class.name",
+                    "class", "struct", "typedef"}
 
 
-@pytest.mark.parametrize("left_out", front._CAPTURE_MARKS)
-def test_a_walk_without_one_of_the_capture_marks_misses_captures(monkeypatch, left_out):
-    # each mark is needed: leaving one out (a broken pruning) loses a capture on the cases above
-    monkeypatch.setattr(front, "_CAPTURE_MARKS", tuple(m for m in front._CAPTURE_MARKS if m != left_out))
-    trees = [front._parser().parse(source.encode()) for source in PRUNING_CASES]
-    assert any(found(front._walked_captures_of_named(tree.root_node)) !=
-               found(front._walked_captures_of_named(tree.root_node, pruned=False)) for tree in trees)
+def test_a_walk_that_passes_every_node_by_misses_the_pruning_cases_captures(monkeypatch):
+    # (the comparisons above can fail: a walk that finds no mark anywhere finds nothing)
+    monkeypatch.setattr(front, "_mark_offsets", lambda text, marks: [])
+    monkeypatch.setattr(front, "_first_after", lambda text, char, offsets: [])
+    for source in PRUNING_CASES:
+        tree = front._parser().parse(source.encode())
+        assert refined(front._walked_captures_to_refine(tree.root_node)) != \
+            refined(front._walked_captures_of_all(tree.root_node)), source
 
 
-def test_the_walk_of_named_nodes_finds_what_the_walk_of_every_node_finds():
-    # a tree without errors is walked over its named nodes with children only; the walk of every
-    # node (what trees with errors get) must find the same on each file and near the depth bound
-    clean = 0
-    # (a template id nested this deep starts around the depth bound: found at the first nestings,
-    # not at the last; see test_walk_and_query_agree_on_clean_trees_around_the_start_depth_bound)
-    nested = [f"int a = {'(' * n}S<int>(x){')' * n};" for n in range(front.MAX_QUERY_START_DEPTH - 12,
-                                                                         front.MAX_QUERY_START_DEPTH - 1)]
-    trees = [parsed(path.read_text(encoding="latin-1")) for path in CUDA_FILES] + \
-        [front._parser().parse(source.encode()) for source in nested]
-    for tree in trees:
-        if tree.root_node.has_error:
-            continue
-        clean += 1
-        assert found(front._walked_captures_of_named(tree.root_node)) == \
-            found(front._walked_captures_of_all(tree.root_node))
-    assert clean > 100
+def test_the_marked_walk_finds_what_the_walk_of_every_node_finds_near_the_depth_bound():
+    # a template id nested this deep starts around the depth bound: found at the first nestings,
+    # not at the last (see test_walk_and_query_agree_on_clean_trees_around_the_start_depth_bound);
+    # the marked walk, which visits named nodes only, must count depth as the walk of every node does
+    found_at = set()
+    for n in range(front.MAX_QUERY_START_DEPTH - 12, front.MAX_QUERY_START_DEPTH - 1):
+        tree = front._parser().parse(f"int a = {'(' * n}S<int>(x){')' * n};".encode())
+        assert not tree.root_node.has_error
+        marked = refined(front._walked_captures_to_refine(tree.root_node))
+        assert marked == refined(front._walked_captures_of_all(tree.root_node))
+        found_at.add(bool(marked))
+    assert found_at == {True, False}
 
 
 def test_walk_and_query_agree_on_clean_trees_around_the_start_depth_bound():

@@ -20,7 +20,10 @@ from __future__ import annotations
 
 import bisect
 import re
+from itertools import accumulate, repeat
+from operator import add
 from dataclasses import field
+from functools import lru_cache
 from typing import NamedTuple
 
 from kernelscope.model import SourceError
@@ -155,13 +158,57 @@ def _code_only(chunk: str) -> str | None:
     return "".join(pieces)
 
 
-def _match_start(match) -> int:
-    return match.start()
-
-
 def _starts_word(text: str, offset: int) -> bool:
     """Whether a word starts at text[offset] (what `\\b` before a word character tests)."""
     return offset == 0 or not (text[offset - 1].isalnum() or text[offset - 1] == "_")
+
+
+# Each ASCII character's shape for _shaped_caps_words: "A" for what an ALL_CAPS word is made of
+# (upper-case letters, digits, `_`), "a" for lower-case letters (the other word characters),
+# " " for the rest.
+_WORD_SHAPES = str.maketrans({chr(code): "A" if chr(code).isupper() or chr(code).isdigit() or chr(code) == "_"
+                              else "a" if chr(code).islower() else " " for code in range(128)})
+# A whole word of three "A" or more in shaped text. The look-behind comes after the first three
+# characters so that the pattern starts with a literal, which the regex engine finds by a fast
+# search, where a character class first (`[A-Z_]`) is tested by the engine's charset code at every
+# character: a third of the cost of the character-class scan.
+_SHAPED_CAPS = re.compile(r"AAA(?<![Aa]AAA)A*(?![Aa])")
+
+
+def _shaped_caps_words(text: str, before: int, start: int, end: int) -> list:
+    """(start, end, word) of the ALL_CAPS words of three characters or more (_CAPS_WORD) that lie
+    in text[start:end], ASCII from `before` (start, or the character before it, which says whether
+    a word starts at `start`). A whole word of shape "A" is one unless it starts with a digit."""
+    piece = text[before:end]
+    shaped = piece.translate(_WORD_SHAPES)
+    skip = start - before
+    hits = []
+    for match in _SHAPED_CAPS.finditer(shaped, skip):
+        first, last = match.span()
+        if piece[first] > "9":
+            hits.append((before + first, before + last, piece[first:last]))
+    return hits
+
+
+def _is_word_char(char: str) -> bool:
+    """Whether char is a word character (what `\\w` matches)."""
+    return char.isalnum() or char == "_"
+
+
+def _named_words(text: str, start: int, end: int, names: frozenset) -> list:
+    """(start, end, word) of the whole-word occurrences of names in text[start:end] (ASCII), by
+    str.find: a few names, each found by a fast search, where one pattern of them all is tried at
+    every character."""
+    hits = []
+    for name in names:
+        size = len(name)
+        position = text.find(name, start, end)
+        while position >= 0:
+            after = position + size
+            if (after == end or not _is_word_char(text[after])) and _starts_word(text, position):
+                hits.append((position, after, name))
+            position = text.find(name, after, end)
+    return hits
 
 
 @record
@@ -291,8 +338,7 @@ def parse_define(body_text: str, line: int) -> Macro | None:
     if not match:
         return None
     name = match.group(1)
-    # comments are not part of a macro's replacement (a `//` one would swallow the rest of the line)
-    rest = "".join(t.text if t.kind != "comment" else " " for t in tokenize(body_text[match.end():]))
+    rest = _without_comments(body_text[match.end():])
     if match.group(2) is None:
         return Macro(name, rest.strip(), None, line=line)
     raw = [p.strip() for p in match.group(2)[1:-1].split(",") if p.strip()]
@@ -303,18 +349,41 @@ def parse_define(body_text: str, line: int) -> Macro | None:
     return Macro(name, rest.strip(), params, variadic=variadic, line=line)
 
 
+def _without_comments(text: str) -> str:
+    """text with each comment a space: comments are not part of a macro's replacement (a `//` one
+    would swallow the rest of the line). Every comment starts with `/`, so text without one is
+    returned as it is, untokenised (the tokens of a text are all of its characters, in order)."""
+    if "/" not in text:
+        return text
+    return "".join(t.text if t.kind != "comment" else " " for t in tokenize(text))
+
+
+@lru_cache(maxsize=16)
+def _predefined_macros(arch: str) -> tuple[dict, tuple]:
+    """The predefined macros for an arch (PREDEFINED and `__CUDA_ARCH__`), and what
+    Preprocessor._other_macro_names answers for them alone: made once per arch, where each file's
+    Preprocessor made them anew (a fifth of a small file's preprocessing). Every Preprocessor copies
+    the table, and shares the Macros, which nothing changes but for the tokens of a body, kept once
+    found (the same for every file)."""
+    digits = "".join(ch for ch in arch if ch.isdigit()) or "90"
+    macros = {name: Macro(name, value) for name, value in {**PREDEFINED, "__CUDA_ARCH__": str(int(digits) * 10)}.items()}
+    other = frozenset(name for name in macros if not _CAPS_WORD.fullmatch(name))
+    return macros, (other, all(name.isidentifier() for name in other))
+
+
 class Preprocessor:
     def __init__(self, defines: dict | None = None, arch: str = "sm_90"):
-        self.macros: dict[str, Macro] = {}
-        digits = "".join(ch for ch in arch if ch.isdigit()) or "90"
-        for name, value in {**PREDEFINED, "__CUDA_ARCH__": str(int(digits) * 10)}.items():
-            self.macros[name] = Macro(name, value)
+        predefined, predefined_other_names = _predefined_macros(arch)
+        self.macros: dict[str, Macro] = dict(predefined)
         for name, value in (defines or {}).items():
             self.macros[name] = Macro(name, str(value))
         self.errors: list[SourceError] = []
         self._offset_notes: list[tuple[int, str]] = []   # (original offset, message), located at the end
         self._budget = 0
         self._word_patterns: dict = {}   # macro names that are not ALL_CAPS -> _macro_words' pattern
+        self._other_names_of: set | None = None if defines else set(predefined)   # what _other_names was found for
+        self._other_names: tuple = predefined_other_names
+        self._argument_tokens: dict[str, list] = {}     # a macro-free argument's text -> its tokens
 
     # -- public -----------------------------------------------------------------------------
     def run(self, text: str) -> Preprocessed:
@@ -322,7 +391,7 @@ class Preprocessor:
         out: list[str] = []
         positions = PositionMap()
         out_len = 0
-        line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        line_starts = _line_starts(text)
         stack: list[list[bool]] = []  # per #if: [this branch active, some branch taken, parent active]
         active = True
         code_lines: list[tuple[int, int]] = []  # spans of active code to expand, merged
@@ -450,9 +519,7 @@ class Preprocessor:
         # Only the lines that use a macro (with a line of context on each side, and the lines a call's
         # arguments run over) are tokenised; the rest is copied as it is.
         lines = text[start:end].splitlines(keepends=True)
-        offsets = [start]
-        for line in lines:
-            offsets.append(offsets[-1] + len(line))
+        offsets = list(accumulate(map(len, lines), initial=start))     # (each line's start, then `end`)
         for first, last, kind in self._line_chunks(lines, self._line_kinds(hits, offsets)):
             chunk_start, chunk_end = offsets[first], offsets[last]
             if kind == PLAIN:
@@ -476,10 +543,10 @@ class Preprocessor:
         position where one of _is_qualifier_position's rules could hold goes the general way.
         tests/test_prefast5_pass_through.py compares the two."""
         macros = self.macros
-        for match in hits[bisect.bisect_left(hits, start, key=_match_start):]:
-            if match.start() >= end:
+        for first, _, word in hits[bisect.bisect_left(hits, (start,)):]:
+            if first >= end:
                 break
-            if match.group() in macros:
+            if word in macros:
                 return False
         chunk = _code_only(text[start:end])
         if chunk is None:
@@ -512,36 +579,66 @@ class Preprocessor:
         return False
 
     def _macro_words(self, text: str, start: int, end: int) -> list:
-        """The words of text[start:end] that make a line more than plain code, as matches in text
-        order: names of macros and unknown ALL_CAPS names (three characters or more: macros from a
-        header, perhaps). Two scans find them, one for ALL_CAPS words and one for the other macro
-        names, where splitting every line into words cost more than the expansion. (One scan with
-        both as alternatives cost twice as much: a pattern that starts with a character class alone
-        lets the regex engine skip to the next candidate character at once.) Neither starts with
-        \\b, for the same reason; a match that starts inside a word is dropped. A word-start match
-        of either scan can never lie inside a match of the other, so together they find what one
-        scan with both alternatives finds."""
-        hits = [match for match in _CAPS_RUN.finditer(text, start, end) if _starts_word(text, match.start())]
-        other = frozenset(name for name in self.macros if not _CAPS_WORD.fullmatch(name))
+        """The words of text[start:end] that make a line more than plain code, as (start, end,
+        word) in text order: names of macros and unknown ALL_CAPS names (three characters or more:
+        macros from a header, perhaps). ASCII text is read through its shapes (_shaped_caps_words,
+        _named_words); other text by regular expressions (_macro_words_by_patterns, what the
+        shapes' scan must agree with: tests/test_prefast6_macro_words.py)."""
+        before = start - 1 if start else start      # (one character before: does a word start at `start`?)
+        other, plain = self._other_macro_names()
+        if not plain or not text[before:end].isascii():
+            return self._macro_words_by_patterns(text, start, end)
+        hits = _shaped_caps_words(text, before, start, end)
+        if other:
+            named = _named_words(text, start, end, other)
+            if named:
+                hits += named
+                hits.sort()
+        return hits
+
+    def _other_macro_names(self) -> tuple[frozenset, bool]:
+        """The macro names that are not ALL_CAPS words (three characters or more), which the
+        ALL_CAPS scan does not find: `__cplusplus` and the file's lower-case macros; and whether
+        they are all identifiers (a `-D` name need not be), which _named_words needs. Kept until
+        the set of names changes: most regions of a file share it."""
+        names = self.macros.keys()
+        if names != self._other_names_of:
+            self._other_names_of = set(names)
+            other = frozenset(name for name in names if not _CAPS_WORD.fullmatch(name))
+            self._other_names = other, all(name.isidentifier() for name in other)
+        return self._other_names
+
+    def _macro_words_by_patterns(self, text: str, start: int, end: int) -> list:
+        """_macro_words by two regular-expression scans, one for ALL_CAPS words and one for the
+        other macro names, where splitting every line into words cost more than the expansion.
+        (One scan with both as alternatives cost twice as much: a pattern that starts with a
+        character class alone lets the regex engine skip to the next candidate character at once.)
+        Neither starts with \\b, for the same reason; a match that starts inside a word is dropped.
+        A word-start match of either scan can never lie inside a match of the other, so together
+        they find what one scan with both alternatives finds."""
+        hits = [(match.start(), match.end(), match.group()) for match in _CAPS_RUN.finditer(text, start, end)
+                if _starts_word(text, match.start())]
+        other, _ = self._other_macro_names()
         if other:
             pattern = self._word_patterns.get(other)
             if pattern is None:
                 names = "|".join(re.escape(name) for name in sorted(other, key=len, reverse=True))
                 pattern = self._word_patterns[other] = re.compile(rf"(?:{names})\b")
-            named = [match for match in pattern.finditer(text, start, end) if _starts_word(text, match.start())]
+            named = [(match.start(), match.end(), match.group()) for match in pattern.finditer(text, start, end)
+                     if _starts_word(text, match.start())]
             if named:
                 hits += named
-                hits.sort(key=_match_start)
+                hits.sort()
         return hits
 
     def _line_kinds(self, hits: list, offsets: list) -> list[int]:
         """How each line (starting at its offset in `offsets`) is preprocessed, from its macro words."""
         kinds = [PLAIN] * (len(offsets) - 1)
-        for match in hits:
-            line = bisect.bisect_right(offsets, match.start()) - 1
+        for first, _, word in hits:
+            line = bisect.bisect_right(offsets, first) - 1
             if kinds[line] == EXPAND:
                 continue
-            macro = self.macros.get(match.group())
+            macro = self.macros.get(word)
             if macro is not None and macro.params is None and _NUMBER_BODY.match(macro.body):
                 kinds[line] = CONSTANTS
             else:
@@ -553,15 +650,15 @@ class Preprocessor:
         replace the names in place, without tokenising. `hits` are the region's macro words
         (_macro_words), among them every macro name these lines use."""
         position = start
-        for match in hits[bisect.bisect_left(hits, start, key=_match_start):]:
-            if match.start() >= end:
+        for first, last, word in hits[bisect.bisect_left(hits, (start,)):]:
+            if first >= end:
                 break
-            macro = self.macros.get(match.group())
+            macro = self.macros.get(word)
             if macro is None:
                 continue
-            emit(text[position:match.start()], position, True)
-            emit(f" {macro.body} ", match.start(), False)
-            position = match.end()
+            emit(text[position:first], position, True)
+            emit(f" {macro.body} ", first, False)
+            position = last
         emit(text[position:end], position, True)
 
     def _line_chunks(self, lines: list[str], kinds: list[int]):
@@ -700,10 +797,7 @@ class Preprocessor:
                 if pasting:
                     result.extend(t for t in by_name[token.text] if t.kind not in ("space", "newline"))
                 else:
-                    expanded: list[str] = []
-                    self._expand_tokens(by_name[token.text], hidden, depth + 1,
-                                        lambda s, o, v=True: expanded.append(s), 0)
-                    tokens = tokenize("".join(expanded))
+                    tokens = self._expanded_argument(by_name[token.text], hidden, depth)
                     closing = _redundant_parentheses(result, body, k, tokens)
                     if closing is not None:
                         k = closing
@@ -726,6 +820,24 @@ class Preprocessor:
             result.append(token)
             k += 1
         return result
+
+    def _expanded_argument(self, argument: list[Token], hidden: set, depth: int) -> list[Token]:
+        """A macro argument as it stands in the replacement: macro-expanded, then tokenised again.
+        An argument without a macro name expands to its own text, whatever `hidden`, the depth or
+        the budget, so its tokens are kept by that text (`i`, `x + 1`: the same few arguments
+        recur through a file's calls), and a list of them is handed out each time (the caller
+        may add to it)."""
+        macros = self.macros
+        for token in argument:
+            if token.kind == "ident" and token.text in macros:
+                expanded: list[str] = []
+                self._expand_tokens(argument, hidden, depth + 1, lambda s, o, v=True: expanded.append(s), 0)
+                return tokenize("".join(expanded))
+        text = "".join([token.text for token in argument])
+        tokens = self._argument_tokens.get(text)
+        if tokens is None:
+            tokens = self._argument_tokens[text] = tokenize(text)
+        return list(tokens)
 
     def _unknown_statement_macro(self, tokens: list[Token], i: int) -> int:
         """For `CHECK(x)` of a macro we cannot see, on its own line with no `;`: index after ')'."""
@@ -828,6 +940,14 @@ def _directive_lines(text: str):
         end = length if newline == -1 else newline + 1
         yield start, end
         position = text.find("#", end)
+
+
+def _line_starts(text: str) -> list[int]:
+    """0 and the offset after each newline of text: the running sum of its lines' lengths, each
+    with its newline, summed in C (a match object per line cost several times as much)."""
+    lines = text.split("\n")
+    lines.pop()         # (what follows the last newline starts no further line)
+    return list(accumulate(map(add, map(len, lines), repeat(1)), initial=0))
 
 
 def _split_directive(stripped: str) -> tuple[str, str, str]:

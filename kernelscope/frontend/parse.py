@@ -183,72 +183,6 @@ _WALKED_TYPES = frozenset(("function_definition", "call_expression", "template_i
                            "template_function", "class_specifier", "struct_specifier", "type_definition", "ERROR"))
 
 
-def _walked_captures(root, text: str | None = None) -> dict:
-    """What _query_captures finds, by one walk over the tree: the same patterns of grammars/cuda.scm
-    (kept in step with it; tests/test_walked_captures.py compares the two on every test file), the
-    same start-depth bound."""
-    if not root.has_error:
-        return _walked_captures_of_named(root, text)
-    return _walked_captures_of_all(root)
-
-
-# Text that every node a pattern of _walked_match captures holds, and so every node above it: a
-# kernel launch's `<<<` and a template id's `<`, a function body's `{` (or the `= default` and
-# `= delete` of a member without one), a class or struct body's `{`, and the keyword of a
-# type_definition or template_instantiation. A word found inside a longer one (`deleted`) only
-# costs a needless visit.
-_CAPTURE_MARKS = ("<", "{", "template", "typedef", "default", "delete")
-
-
-def _capture_marks(text: str) -> list:
-    """The offsets in text where one of _CAPTURE_MARKS starts, in order (found by str.find, several
-    times cheaper than one regular expression of them all)."""
-    offsets = []
-    for mark in _CAPTURE_MARKS:
-        position = text.find(mark)
-        while position >= 0:
-            offsets.append(position)
-            position = text.find(mark, position + 1)
-    offsets.sort()
-    return offsets
-
-
-def _walked_captures_of_named(root, text: str | None = None, pruned: bool = True) -> dict:
-    """_walked_captures of a tree without errors: no node is missing nor an ERROR, so the patterns
-    can only match named nodes with children (the tokens, anonymous nodes and named leaves such as
-    identifiers, are about two thirds of all nodes, and the walk neither visits the anonymous ones
-    nor asks a leaf its type). A node with no capture mark in its text has no capture in or under
-    it (tree-sitter's nodes lie within their parents' bytes): the walk passes it by (`pruned`; the
-    tests compare with the walk that does not)."""
-    found: dict = {}
-    kinds = _walked_kind_ids()
-    if pruned:
-        if text is None:        # (offsets are from the start of the parsed text: pad to the node's start)
-            text = " " * root.start_byte + root.text.decode("latin-1")
-        marks = _capture_marks(text)
-        count = len(marks)
-    levels = [iter((root,))]
-    while levels:
-        for node in levels[-1]:
-            if node.end_byte == 0 or node.child_count == 0:
-                continue
-            if pruned:
-                # (the first mark at or after the node's start, before its end?)
-                index = bisect.bisect_left(marks, node.start_byte)
-                if index == count or marks[index] >= node.end_byte:
-                    continue
-            if node.kind_id in kinds:
-                _walked_match(node, node.type, found)
-            if len(levels) <= MAX_QUERY_START_DEPTH:
-                children = node.named_children
-                if children:
-                    levels.append(iter(children))
-                    break
-        else:
-            levels.pop()
-    return found
-
-
 # What _refine keeps needs fewer visits than what the query captures: a function only when
 # `__global__` or `__device__` is one of its tokens, a class or struct with its keyword, a typedef
 # with its own, and a template id, launch or explicit instantiation (of a template id) with a `<`
@@ -258,11 +192,15 @@ _REFINED_CAPTURE_MARKS = ("__global__", "__device__", "class", "struct", "typede
 
 
 def _walked_captures_to_refine(root, text: str | None = None) -> dict:
-    """_walked_captures_of_named's captures as _refine reads them (the same refined captures: the
-    functions without `__global__` or `__device__`, which _refine drops, may be missing), visiting
-    only the nodes whose text holds a word of _REFINED_CAPTURE_MARKS, or a `<` with a `>` after
-    it: a node holding a `<` holds such a pair iff the first `>` after its first `<` lies in it.
-    tests/test_prefast5_capture_marks.py compares the two."""
+    """The captures of a tree without errors (no node is missing nor an ERROR) as _refine reads
+    them: what _query_captures and _walked_captures_of_all find, refined alike (the functions
+    without `__global__` or `__device__`, which _refine drops, may be missing). The patterns can
+    then only match named nodes with children, so the walk neither visits anonymous nodes nor asks
+    a leaf its type, and it visits only the nodes whose text holds a word of
+    _REFINED_CAPTURE_MARKS, or a `<` with a `>` after it: a node holding a `<` holds such a pair
+    iff the first `>` after its first `<` lies in it (tree-sitter's nodes lie within their
+    parents' bytes, so a node without a mark has no capture in or under it).
+    tests/test_prefast5_capture_marks.py and tests/test_walked_captures.py compare them."""
     found: dict = {}
     kinds = _walked_kind_ids()
     if text is None:        # (offsets are from the start of the parsed text: pad to the node's start)
@@ -329,7 +267,9 @@ def _walked_kind_ids() -> frozenset:
 
 
 def _walked_captures_of_all(root) -> dict:
-    """_walked_captures visiting every node, anonymous ones too (a missing `;` is one)."""
+    """What _query_captures finds, by one walk over every node, anonymous ones too (a missing `;`
+    is one): the same patterns of grammars/cuda.scm (kept in step with it; tests/test_walked_captures.py
+    compares the two on every test file), the same start-depth bound."""
     found: dict = {}
     errors = root.has_error           # else no node of the tree is missing (nor an ERROR)
     # Depth first, in source order: one iterator over each open node's children, the node at the
