@@ -67,6 +67,7 @@ MAX_PAIRS = 4_000_000    # thread pairs compared per access pair
 MAX_NOTES = 20           # reasons the result is approximate, kept for the JSON
 SKIM_SUMMARIES = True    # a quiet loop nest skimmed again leaves behind what it left the last time
 NEST_BATCHES = True      # loops of batchable and quiet loops run as one batch of all inner iterations
+BARRIER_FREE_NESTS = True   # ... also a nest with no barrier at all in it (register tiles' unrolled loops)
 MIN_NEST_ROWS = 32       # rows (outer and inner iterations) worth a nest's batch: it costs more to set up
 MAX_BATCH_CELLS = 1 << 20   # (rows x threads) of one nest's batch at most
 SCREEN_INTERVALS = True  # a batched loop's barrier intervals are screened for shared words at once
@@ -285,7 +286,9 @@ def _mark_quiet(nodes) -> bool:
             if node.quiet and not any(isinstance(child, LoopNode) for child in node.children):
                 node.plain_steps = len(node.children)
             node.nest_batchable = node.loop.var is not None and not node.quiet and not node.batchable and \
-                any(isinstance(child, LoopNode) and child.batchable and any(e.block_barrier for e in child.children)
+                any(isinstance(child, LoopNode) and child.batchable and
+                    (any(e.block_barrier for e in child.children) or
+                     BARRIER_FREE_NESTS and not _holds_a_barrier(node.children))
                     for child in node.children) and \
                 all(child.inert or child.plain_access or child.block_barrier or child.warp_call
                     if not isinstance(child, LoopNode) else
@@ -295,6 +298,24 @@ def _mark_quiet(nodes) -> bool:
         else:
             quiet = quiet and node.inert
     return quiet
+
+
+def _holds_a_barrier(nodes) -> bool:
+    """Whether a barrier of any kind is among `nodes` or in their loops.
+
+    A nest with a barrier only pays as a batch when an inner loop holds one (a reduction's or a
+    sorting network's steps): a tile loop with its barriers in its own body is walked, since its
+    iterations' addresses repeat across blocks as the memo's arrays, whose footprints the race
+    checks share, where a batch's rows are fresh every time. A nest with no barrier at all (the
+    unrolled register-tile loops after a tile is loaded) adds all its rows to one interval, and
+    walking it costs an address look-up per access and inner iteration."""
+    for node in nodes:
+        if isinstance(node, LoopNode):
+            if _holds_a_barrier(node.children):
+                return True
+        elif node.kind == "barrier":
+            return True
+    return False
 
 
 def _mark_carried(nodes, by_conditions: dict | None = None) -> frozenset:
@@ -1189,6 +1210,7 @@ class BlockRun:
         # What each inner loop does in each iteration: the batchable loops' iterations first (their
         # first trip tells whether the batch is worth it), then the quiet loops' skims.
         ahead = [{} for _ in trips]     # per trip: {child index: (iterations or None, held notes)}
+        barrier_free = not _holds_a_barrier(node.children)
         steps = count * sum(1 for child in node.children if type(child) is not LoopNode)
         rows = count
         for quiet in (False, True):
@@ -1213,6 +1235,10 @@ class BlockRun:
                     else:
                         iterations, bounded = self.enter_loop(child.loop, trip_env)
                         if iterations is None or not bounded and child.loop.thread_dependent:
+                            return None
+                        if barrier_free and len(iterations) >= MIN_BATCH:
+                            # `run_batched` takes this loop whole in every trip already, and its
+                            # rows there record without a call each: a nest would only add set-up
                             return None
                         steps += len(iterations) * len(child.children)
                         rows += len(iterations)
