@@ -68,6 +68,8 @@ MAX_NOTES = 20           # reasons the result is approximate, kept for the JSON
 SKIM_SUMMARIES = True    # a quiet loop nest skimmed again leaves behind what it left the last time
 NEST_BATCHES = True      # loops of batchable and quiet loops run as one batch of all inner iterations
 BARRIER_FREE_NESTS = True   # ... also a nest with no barrier at all in it (register tiles' unrolled loops)
+REUSE_WALKED = True      # a nest's look-ahead takes the iterations the walk computed already
+EARLY_TOO_FEW = True     # a nest with no barrier too short to batch is told so before its look-ahead
 MIN_NEST_ROWS = 32       # rows (outer and inner iterations) worth a nest's batch: it costs more to set up
 MAX_BATCH_CELLS = 1 << 20   # (rows x threads) of one nest's batch at most
 SCREEN_INTERVALS = True  # a batched loop's barrier intervals are screened for shared words at once
@@ -438,6 +440,16 @@ class Memo:
         self.entries[key] = ((values, also), result)
         return result
 
+    def known(self, what, env: dict, block, also=None):
+        """What `recall` would find for `what` in `env` without computing it, or None when it was
+        not computed (the key is `recall`'s: a key built differently would only miss)."""
+        known = self.names.get(id(what))
+        if known is None or known[0] is not what or known[1] is None:
+            return None
+        values = tuple(map(env.get, known[1], known[2]))
+        entry = self.entries.get((id(what), block if known[3] else None, tuple(map(id, values)), id(also)))
+        return None if entry is None else entry[1]
+
     def reading(self, what) -> tuple:
         """(what, the varying names it reads or None when it may read more than its symbols, as many
         _ABSENTs, whether it reads blockIdx). The varying names are in any order: it is the same for
@@ -542,6 +554,18 @@ def _inner_trips_fixed(node: LoopNode) -> bool:
                 if isinstance(expr, sx.Expr) and node.loop.var in expr.symbols():
                     return False
     return True
+
+
+def _surely_too_few_rows(node: LoopNode, count: int) -> bool:
+    """Whether `prepare_nest` would find a batch of `count` trips of this nest too small to pay
+    whatever its inner loops' trip counts, told before it evaluates any (EARLY_TOO_FEW). In a nest
+    with no barrier, an inner loop of MIN_BATCH trips or more is left to `run_batched`, so each
+    inner loop adds MIN_BATCH - 1 rows per trip at most; an outer loop of two or three trips
+    around one or two short loops (a real program's unrolled pairs) cannot reach MIN_NEST_ROWS."""
+    if not EARLY_TOO_FEW:
+        return False
+    inner = sum(1 for child in node.children if type(child) is LoopNode and not child.quiet)
+    return count * (1 + (MIN_BATCH - 1) * inner) < MIN_NEST_ROWS and not _holds_a_barrier(node.children)
 
 
 def _read_after(node: LoopNode, index: int) -> frozenset:
@@ -988,6 +1012,7 @@ class BlockRun:
         self.previous: tuple | None = None   # (interval before the last barrier, that barrier record)
         self.steps = 0
         self.memo = memo if memo is not None else Memo(varying_names(tree))
+        self.walk_memo = self.memo        # (`memo` is the look-ahead's while a nest looks ahead)
         self.block = tuple(env.get(f"blockIdx.{axis}") for axis in "xyz")
         self.unbound = UNBOUND_FAILURES   # what failed to evaluate, by structure (see `evaluate`)
         self.node_kinds: dict = {}        # see batched_trips.values_for_trips
@@ -1158,7 +1183,10 @@ class BlockRun:
         notes that computing each entry made and makes them again at every look-up: the notes of
         an iteration list found ahead for a batch that then gave up are not lost to a later batch.
         (The main memo makes them once, when it computes the entry: the walk after a batch gave up
-        computes its own.)"""
+        computes its own. An entry the walk computed already is taken from the main memo, with no
+        notes, as the walk's look-up would: REUSE_WALKED.)"""
+        if _surely_too_few_rows(node, len(trips)):
+            return False
         saved = self.steps, self.memo, self.found.loop_trips
         if self.ahead_memo is None:
             self.ahead_memo = Memo(self.memo.varying)
@@ -1178,10 +1206,25 @@ class BlockRun:
         screens = self.nest_screens(order) if SCREEN_INTERVALS else None
         closed = 0
         self.steps += steps
+        # (as in `run_batched`: rows of known int64 addresses are recorded without a call each, and
+        # their footprints, views made for one instance, stay out of the shared table)
+        recorders: dict = {}    # id(plan entry) -> its `row_recorder`
+        footprints = None if UNSHARED_ROWS else self.found.footprints
         for entry, row, row_partial in order:
             if entry is None:
                 for text in row:
                     self.found.note(text)
+                continue
+            recorder = recorders.get(id(entry), _ABSENT)
+            if recorder is _ABSENT:
+                recorder = recorders[id(entry)] = self.row_recorder(entry)
+            if recorder is not None:
+                if entry[4][row]:
+                    instance = Instance(recorder[0], entry[1][row], entry[2][row], self.epochs, recorder[1],
+                                        self.tile_epochs, self.tile_width, footprints)
+                    self.interval.append(instance)
+                    if recorder[2]:
+                        self.keep_for_blocks(instance)
                 continue
             event, addresses, reached, unknown, nonempty = entry
             if event.warp_call:
@@ -1587,6 +1630,12 @@ class BlockRun:
         bound was evaluated). The same loop entered again with the same values and the same threads
         alive (an inner loop whose bounds do not read the outer counter) repeats the last answer."""
         if self.memo is self.ahead_memo:
+            if REUSE_WALKED:
+                walked = self.walk_memo.known(loop, env, self.block, self.alive)
+                if walked is not None:
+                    # the walk computed them already and made their notes then: a look-up by the walk
+                    # would make none (and a note made again is no new note)
+                    return walked
             iterations, notes = self.memo.recall(loop, env, self.block, self.noted_iterations, loop, env,
                                                  also=self.alive)
             for text in notes:
