@@ -81,6 +81,7 @@ MIN_BATCH = 8            # iterations worth evaluating at once (fewer cost about
 HAZARD_OWNERS = True     # the barrier hazard check compares one remembered thread per word and side (dense words)
 RECORD_ROWS = True       # a batch records its rows of known int64 addresses without a `record_access` call each
 UNSHARED_ROWS = True     # ... and keeps their footprints out of the shared table (`Footprints`)
+BLOCK_ROWS = True        # ... and those kept for comparing blocks have their footprints found at once
 
 
 
@@ -1141,6 +1142,9 @@ class BlockRun:
         self.steps += count * len(node.children)
         # (each entry with its recorder, joined once: a zip per trip made a tuple per entry and trip)
         steps = [entry + (self.row_recorder(entry),) for entry in plan]
+        # per entry whose rows are kept for comparing blocks: their footprints found at once
+        kept_rows = {id(step[0]): self.rows_for_blocks(step) for step in steps
+                     if step[5] is not None and step[5][2]} if BLOCK_ROWS else {}
         # A row is a view made for its one instance: no other instance has its identity, so the
         # shared footprint table, which knows arrays by identity, is neither asked nor filled for it.
         footprints = None if UNSHARED_ROWS else self.found.footprints
@@ -1153,7 +1157,8 @@ class BlockRun:
                                             self.tile_epochs, self.tile_width, footprints)
                         self.interval.append(instance)
                         if recorder[2]:
-                            self.keep_for_blocks(instance)
+                            rows = kept_rows.get(id(event))
+                            self.keep_for_blocks(instance, None if rows is None else rows[trip])
                 elif event.block_barrier:
                     if nonempty[trip]:
                         if screens is not None:
@@ -1816,13 +1821,47 @@ class BlockRun:
         certain = not unknown or _certain(unknown)
         return access, certain, access.space == "global" and certain and self.granules is not None
 
-    def keep_for_blocks(self, instance: Instance) -> None:
-        """Keeps a certain global access's distinct words for comparing blocks (see `record_access`)."""
+    def keep_for_blocks(self, instance: Instance, row: tuple | None = None) -> None:
+        """Keeps a certain global access's distinct words for comparing blocks (see `record_access`).
+        `row`: its footprint's (words, threads, distinct words, pieces) as `rows_for_blocks` found
+        them for a whole batch, for an instance that has no footprint in that word size yet."""
         access = instance.access
-        entry = instance.entry(self.granules.get(access.array, 4))
+        granule = self.granules.get(access.array, 4)
+        if row is not None:
+            entry = _Footprint(instance.addresses, instance.mask, (row[0], row[1]), row[3])
+            entry.distinct = row[2]
+            _remember_entry(instance, granule, entry)
+        else:
+            entry = instance.entry(granule)
         if entry.distinct is None:
             entry.distinct = _distinct(entry.pair[0])
         self.footprint.setdefault((self.grid_interval, access.array), []).append((access, entry.distinct))
+
+    def rows_for_blocks(self, step: tuple) -> list:
+        """For a batch's plan entry (with its `row_recorder`) whose rows are kept for comparing blocks:
+        per row, what `keep_for_blocks` finds for the row's instance, (words, threads, distinct words,
+        pieces), found for all rows at once: one division of the whole table of addresses, and one
+        comparison telling which rows rise strictly (a coalesced access: its words are its distinct
+        words), instead of a few numpy calls per row. None for a row that not every thread reaches
+        (its footprint then leaves out threads: left to `Instance.entry`)."""
+        _, addresses, reached, _, nonempty, recorder = step
+        access = recorder[0]
+        granule = self.granules.get(access.array, 4)
+        pieces = _pieces(access, granule)
+        count, size = reached.shape
+        full = reached.all(axis=1)
+        threads = _every_thread(size)
+        if pieces == 1:
+            words = addresses // granule
+        else:
+            words = ((addresses[:, :, None] + granule * np.arange(pieces)) // granule).reshape(count, -1)
+            threads = np.repeat(threads, pieces)
+        rising = (words[:, 1:] > words[:, :-1]).all(axis=1) if words.shape[1] > 1 else np.zeros(count, dtype=bool)
+        rows: list = [None] * count
+        for trip in (full & nonempty).nonzero()[0].tolist():
+            row = words[trip]
+            rows[trip] = (row, threads, row if rising[trip] else _unique(row), pieces)
+        return rows
 
     def address_trusted(self, event: Event) -> bool:
         """`trusted` for the event's access, asked once per event (the shapes are the kernel's)."""
