@@ -67,6 +67,9 @@ MAX_PAIRS = 4_000_000    # thread pairs compared per access pair
 MAX_NOTES = 20           # reasons the result is approximate, kept for the JSON
 SKIM_SUMMARIES = True    # a quiet loop nest skimmed again leaves behind what it left the last time
 NEST_BATCHES = True      # loops of batchable and quiet loops run as one batch of all inner iterations
+BARRIER_FREE_NESTS = True   # ... also a nest with no barrier at all in it (register tiles' unrolled loops)
+REUSE_WALKED = True      # a nest's look-ahead takes the iterations the walk computed already
+EARLY_TOO_FEW = True     # a nest with no barrier too short to batch is told so before its look-ahead
 MIN_NEST_ROWS = 32       # rows (outer and inner iterations) worth a nest's batch: it costs more to set up
 MAX_BATCH_CELLS = 1 << 20   # (rows x threads) of one nest's batch at most
 SCREEN_INTERVALS = True  # a batched loop's barrier intervals are screened for shared words at once
@@ -78,6 +81,7 @@ MIN_BATCH = 8            # iterations worth evaluating at once (fewer cost about
 HAZARD_OWNERS = True     # the barrier hazard check compares one remembered thread per word and side (dense words)
 RECORD_ROWS = True       # a batch records its rows of known int64 addresses without a `record_access` call each
 UNSHARED_ROWS = True     # ... and keeps their footprints out of the shared table (`Footprints`)
+BLOCK_ROWS = True        # ... and those kept for comparing blocks have their footprints found at once
 
 
 
@@ -285,7 +289,9 @@ def _mark_quiet(nodes) -> bool:
             if node.quiet and not any(isinstance(child, LoopNode) for child in node.children):
                 node.plain_steps = len(node.children)
             node.nest_batchable = node.loop.var is not None and not node.quiet and not node.batchable and \
-                any(isinstance(child, LoopNode) and child.batchable and any(e.block_barrier for e in child.children)
+                any(isinstance(child, LoopNode) and child.batchable and
+                    (any(e.block_barrier for e in child.children) or
+                     BARRIER_FREE_NESTS and not _holds_a_barrier(node.children))
                     for child in node.children) and \
                 all(child.inert or child.plain_access or child.block_barrier or child.warp_call
                     if not isinstance(child, LoopNode) else
@@ -295,6 +301,24 @@ def _mark_quiet(nodes) -> bool:
         else:
             quiet = quiet and node.inert
     return quiet
+
+
+def _holds_a_barrier(nodes) -> bool:
+    """Whether a barrier of any kind is among `nodes` or in their loops.
+
+    A nest with a barrier only pays as a batch when an inner loop holds one (a reduction's or a
+    sorting network's steps): a tile loop with its barriers in its own body is walked, since its
+    iterations' addresses repeat across blocks as the memo's arrays, whose footprints the race
+    checks share, where a batch's rows are fresh every time. A nest with no barrier at all (the
+    unrolled register-tile loops after a tile is loaded) adds all its rows to one interval, and
+    walking it costs an address look-up per access and inner iteration."""
+    for node in nodes:
+        if isinstance(node, LoopNode):
+            if _holds_a_barrier(node.children):
+                return True
+        elif node.kind == "barrier":
+            return True
+    return False
 
 
 def _mark_carried(nodes, by_conditions: dict | None = None) -> frozenset:
@@ -417,6 +441,16 @@ class Memo:
         self.entries[key] = ((values, also), result)
         return result
 
+    def known(self, what, env: dict, block, also=None):
+        """What `recall` would find for `what` in `env` without computing it, or None when it was
+        not computed (the key is `recall`'s: a key built differently would only miss)."""
+        known = self.names.get(id(what))
+        if known is None or known[0] is not what or known[1] is None:
+            return None
+        values = tuple(map(env.get, known[1], known[2]))
+        entry = self.entries.get((id(what), block if known[3] else None, tuple(map(id, values)), id(also)))
+        return None if entry is None else entry[1]
+
     def reading(self, what) -> tuple:
         """(what, the varying names it reads or None when it may read more than its symbols, as many
         _ABSENTs, whether it reads blockIdx). The varying names are in any order: it is the same for
@@ -521,6 +555,18 @@ def _inner_trips_fixed(node: LoopNode) -> bool:
                 if isinstance(expr, sx.Expr) and node.loop.var in expr.symbols():
                     return False
     return True
+
+
+def _surely_too_few_rows(node: LoopNode, count: int) -> bool:
+    """Whether `prepare_nest` would find a batch of `count` trips of this nest too small to pay
+    whatever its inner loops' trip counts, told before it evaluates any (EARLY_TOO_FEW). In a nest
+    with no barrier, an inner loop of MIN_BATCH trips or more is left to `run_batched`, so each
+    inner loop adds MIN_BATCH - 1 rows per trip at most; an outer loop of two or three trips
+    around one or two short loops (a real program's unrolled pairs) cannot reach MIN_NEST_ROWS."""
+    if not EARLY_TOO_FEW:
+        return False
+    inner = sum(1 for child in node.children if type(child) is LoopNode and not child.quiet)
+    return count * (1 + (MIN_BATCH - 1) * inner) < MIN_NEST_ROWS and not _holds_a_barrier(node.children)
 
 
 def _read_after(node: LoopNode, index: int) -> frozenset:
@@ -967,6 +1013,7 @@ class BlockRun:
         self.previous: tuple | None = None   # (interval before the last barrier, that barrier record)
         self.steps = 0
         self.memo = memo if memo is not None else Memo(varying_names(tree))
+        self.walk_memo = self.memo        # (`memo` is the look-ahead's while a nest looks ahead)
         self.block = tuple(env.get(f"blockIdx.{axis}") for axis in "xyz")
         self.unbound = UNBOUND_FAILURES   # what failed to evaluate, by structure (see `evaluate`)
         self.node_kinds: dict = {}        # see batched_trips.values_for_trips
@@ -1095,6 +1142,9 @@ class BlockRun:
         self.steps += count * len(node.children)
         # (each entry with its recorder, joined once: a zip per trip made a tuple per entry and trip)
         steps = [entry + (self.row_recorder(entry),) for entry in plan]
+        # per entry whose rows are kept for comparing blocks: their footprints found at once
+        kept_rows = {id(step[0]): self.rows_for_blocks(step) for step in steps
+                     if step[5] is not None and step[5][2]} if BLOCK_ROWS else {}
         # A row is a view made for its one instance: no other instance has its identity, so the
         # shared footprint table, which knows arrays by identity, is neither asked nor filled for it.
         footprints = None if UNSHARED_ROWS else self.found.footprints
@@ -1107,7 +1157,8 @@ class BlockRun:
                                             self.tile_epochs, self.tile_width, footprints)
                         self.interval.append(instance)
                         if recorder[2]:
-                            self.keep_for_blocks(instance)
+                            rows = kept_rows.get(id(event))
+                            self.keep_for_blocks(instance, None if rows is None else rows[trip])
                 elif event.block_barrier:
                     if nonempty[trip]:
                         if screens is not None:
@@ -1137,7 +1188,10 @@ class BlockRun:
         notes that computing each entry made and makes them again at every look-up: the notes of
         an iteration list found ahead for a batch that then gave up are not lost to a later batch.
         (The main memo makes them once, when it computes the entry: the walk after a batch gave up
-        computes its own.)"""
+        computes its own. An entry the walk computed already is taken from the main memo, with no
+        notes, as the walk's look-up would: REUSE_WALKED.)"""
+        if _surely_too_few_rows(node, len(trips)):
+            return False
         saved = self.steps, self.memo, self.found.loop_trips
         if self.ahead_memo is None:
             self.ahead_memo = Memo(self.memo.varying)
@@ -1157,10 +1211,25 @@ class BlockRun:
         screens = self.nest_screens(order) if SCREEN_INTERVALS else None
         closed = 0
         self.steps += steps
+        # (as in `run_batched`: rows of known int64 addresses are recorded without a call each, and
+        # their footprints, views made for one instance, stay out of the shared table)
+        recorders: dict = {}    # id(plan entry) -> its `row_recorder`
+        footprints = None if UNSHARED_ROWS else self.found.footprints
         for entry, row, row_partial in order:
             if entry is None:
                 for text in row:
                     self.found.note(text)
+                continue
+            recorder = recorders.get(id(entry), _ABSENT)
+            if recorder is _ABSENT:
+                recorder = recorders[id(entry)] = self.row_recorder(entry)
+            if recorder is not None:
+                if entry[4][row]:
+                    instance = Instance(recorder[0], entry[1][row], entry[2][row], self.epochs, recorder[1],
+                                        self.tile_epochs, self.tile_width, footprints)
+                    self.interval.append(instance)
+                    if recorder[2]:
+                        self.keep_for_blocks(instance)
                 continue
             event, addresses, reached, unknown, nonempty = entry
             if event.warp_call:
@@ -1189,6 +1258,7 @@ class BlockRun:
         # What each inner loop does in each iteration: the batchable loops' iterations first (their
         # first trip tells whether the batch is worth it), then the quiet loops' skims.
         ahead = [{} for _ in trips]     # per trip: {child index: (iterations or None, held notes)}
+        barrier_free = not _holds_a_barrier(node.children)
         steps = count * sum(1 for child in node.children if type(child) is not LoopNode)
         rows = count
         for quiet in (False, True):
@@ -1213,6 +1283,10 @@ class BlockRun:
                     else:
                         iterations, bounded = self.enter_loop(child.loop, trip_env)
                         if iterations is None or not bounded and child.loop.thread_dependent:
+                            return None
+                        if barrier_free and len(iterations) >= MIN_BATCH:
+                            # `run_batched` takes this loop whole in every trip already, and its
+                            # rows there record without a call each: a nest would only add set-up
                             return None
                         steps += len(iterations) * len(child.children)
                         rows += len(iterations)
@@ -1561,6 +1635,12 @@ class BlockRun:
         bound was evaluated). The same loop entered again with the same values and the same threads
         alive (an inner loop whose bounds do not read the outer counter) repeats the last answer."""
         if self.memo is self.ahead_memo:
+            if REUSE_WALKED:
+                walked = self.walk_memo.known(loop, env, self.block, self.alive)
+                if walked is not None:
+                    # the walk computed them already and made their notes then: a look-up by the walk
+                    # would make none (and a note made again is no new note)
+                    return walked
             iterations, notes = self.memo.recall(loop, env, self.block, self.noted_iterations, loop, env,
                                                  also=self.alive)
             for text in notes:
@@ -1741,13 +1821,47 @@ class BlockRun:
         certain = not unknown or _certain(unknown)
         return access, certain, access.space == "global" and certain and self.granules is not None
 
-    def keep_for_blocks(self, instance: Instance) -> None:
-        """Keeps a certain global access's distinct words for comparing blocks (see `record_access`)."""
+    def keep_for_blocks(self, instance: Instance, row: tuple | None = None) -> None:
+        """Keeps a certain global access's distinct words for comparing blocks (see `record_access`).
+        `row`: its footprint's (words, threads, distinct words, pieces) as `rows_for_blocks` found
+        them for a whole batch, for an instance that has no footprint in that word size yet."""
         access = instance.access
-        entry = instance.entry(self.granules.get(access.array, 4))
+        granule = self.granules.get(access.array, 4)
+        if row is not None:
+            entry = _Footprint(instance.addresses, instance.mask, (row[0], row[1]), row[3])
+            entry.distinct = row[2]
+            _remember_entry(instance, granule, entry)
+        else:
+            entry = instance.entry(granule)
         if entry.distinct is None:
             entry.distinct = _distinct(entry.pair[0])
         self.footprint.setdefault((self.grid_interval, access.array), []).append((access, entry.distinct))
+
+    def rows_for_blocks(self, step: tuple) -> list:
+        """For a batch's plan entry (with its `row_recorder`) whose rows are kept for comparing blocks:
+        per row, what `keep_for_blocks` finds for the row's instance, (words, threads, distinct words,
+        pieces), found for all rows at once: one division of the whole table of addresses, and one
+        comparison telling which rows rise strictly (a coalesced access: its words are its distinct
+        words), instead of a few numpy calls per row. None for a row that not every thread reaches
+        (its footprint then leaves out threads: left to `Instance.entry`)."""
+        _, addresses, reached, _, nonempty, recorder = step
+        access = recorder[0]
+        granule = self.granules.get(access.array, 4)
+        pieces = _pieces(access, granule)
+        count, size = reached.shape
+        full = reached.all(axis=1)
+        threads = _every_thread(size)
+        if pieces == 1:
+            words = addresses // granule
+        else:
+            words = ((addresses[:, :, None] + granule * np.arange(pieces)) // granule).reshape(count, -1)
+            threads = np.repeat(threads, pieces)
+        rising = (words[:, 1:] > words[:, :-1]).all(axis=1) if words.shape[1] > 1 else np.zeros(count, dtype=bool)
+        rows: list = [None] * count
+        for trip in (full & nonempty).nonzero()[0].tolist():
+            row = words[trip]
+            rows[trip] = (row, threads, row if rising[trip] else _unique(row), pieces)
+        return rows
 
     def address_trusted(self, event: Event) -> bool:
         """`trusted` for the event's access, asked once per event (the shapes are the kernel's)."""
