@@ -82,6 +82,7 @@ HAZARD_OWNERS = True     # the barrier hazard check compares one remembered thre
 RECORD_ROWS = True       # a batch records its rows of known int64 addresses without a `record_access` call each
 UNSHARED_ROWS = True     # ... and keeps their footprints out of the shared table (`Footprints`)
 BLOCK_ROWS = True        # ... and those kept for comparing blocks have their footprints found at once
+REUSE_SCREENS = True     # a batch screened again with equal rows (a later block's) takes the screens found before
 
 
 
@@ -411,6 +412,8 @@ class Memo:
         # what `BlockRun.evaluate` found can never be evaluated while this analysis' blocks run
         # (they have the same names bound: blockIdx differs in value only): id(expression) -> it
         self.hopeless: dict = {}
+        # what `BlockRun.screens_for` found, for a later block whose batch has the same rows
+        self.screens = ScreensSeen()
 
     def recall(self, what, env: dict, block, compute, *args, also=None):
         """`compute(*args)`, the value of `what` (an expression, a loop or a tuple of conditions:
@@ -478,6 +481,36 @@ def _expressions_of(what) -> tuple:
 
 
 _BLOCK_INDEX = frozenset({"blockIdx.x", "blockIdx.y", "blockIdx.z"})   # what differs between block runs
+
+
+class ScreensSeen(dict):
+    """Interval screens of batches already screened: (the batch's events by identity, intervals
+    closed) -> ([(addresses, threads reaching, interval per row)] of its entries, the screens).
+    The screens are a function of those arrays' contents (and the events' arrays and element
+    sizes), so a batch whose arrays are equal, typically the same loop in a later block when its
+    addresses do not read blockIdx, takes them instead of screening again. Arrays are compared by
+    content, not identity: a later block computes its own, equal, arrays (its look-ahead memo is
+    its own, and masks are ANDed anew)."""
+
+    LIMIT = 32          # batches kept (the oldest go first): few loops are batched per kernel
+
+    def find(self, key: tuple, rows: list):
+        """The screens remembered under `key` for equal `rows`, or None."""
+        known = self.get(key)
+        if known is None or not all(map(_same_screen_rows, known[0], rows)):
+            return None
+        return known[1]
+
+    def keep(self, key: tuple, rows: list, screens: list) -> None:
+        if len(self) >= self.LIMIT and key not in self:
+            del self[next(iter(self))]
+        self[key] = (rows, screens)
+
+
+def _same_screen_rows(kept: tuple, rows: tuple) -> bool:
+    """Whether two (addresses, threads reaching, interval per row) of a screened entry are equal."""
+    return all(a is b or type(a) is np.ndarray and type(b) is np.ndarray and _equal(a, b)
+               for a, b in zip(kept, rows))
 
 
 def _loops_under(node: LoopNode) -> list:
@@ -1422,6 +1455,22 @@ class BlockRun:
     def screens_for(self, numbered: list, closed: int) -> list:
         """`interval_screens` from [(plan entry, interval of each of its rows or -1)] and the number
         of intervals the batch closes."""
+        if REUSE_SCREENS:
+            key = (tuple(id(entry[0]) for entry, _ in numbered), closed)
+            rows = [(entry[1], entry[2], number) for entry, number in numbered]
+            screens = self.walk_memo.screens.find(key, rows)
+            if screens is None:
+                screens = self.screened(numbered, closed)
+                self.walk_memo.screens.keep(key, rows, screens)
+        else:
+            screens = self.screened(numbered, closed)
+        if self.interval and screens:
+            # (the interval the first barrier closes also holds what came before the batch)
+            screens = [set()] + screens[1:]
+        return screens
+
+    def screened(self, numbered: list, closed: int) -> list:
+        """`screens_for` without the interval before the batch taken into account."""
         screens = [set() for _ in range(closed)]
         by_array: dict = {}
         for entry, number in numbered:
@@ -1456,8 +1505,6 @@ class BlockRun:
                                               np.concatenate(threads), closed)
             for interval in (~shared).nonzero()[0].tolist():
                 screens[interval].add(key)
-        if self.interval and screens:
-            screens[0] = set()
         return screens
 
     def partial_trips(self, trips: list, loop_mask, loop_partial: bool) -> list:
