@@ -82,6 +82,7 @@ HAZARD_OWNERS = True     # the barrier hazard check compares one remembered thre
 RECORD_ROWS = True       # a batch records its rows of known int64 addresses without a `record_access` call each
 UNSHARED_ROWS = True     # ... and keeps their footprints out of the shared table (`Footprints`)
 BLOCK_ROWS = True        # ... and those kept for comparing blocks have their footprints found at once
+NO_MEETING_FIRST = True  # block pairs whose accesses' word ranges do not meet are told so in one reduction
 REUSE_SCREENS = True     # a batch screened again with equal rows (a later block's) takes the screens found before
 
 
@@ -2603,8 +2604,13 @@ def _block_pair_races(footprints: list, blocks: list, pairs_cap: int = 4096) -> 
                 if count > room:
                     # the pairs after the first `room` compared ones are not compared
                     candidates &= (np.cumsum(compared.reshape(-1)) <= room).reshape(compared.shape)
-                rows, columns = candidates.any(axis=1).nonzero()[0], candidates.any(axis=0).nonzero()[0]
-                if rows.size:
+                # (blocks mostly keep to their own ranges: one reduction tells that nothing meets,
+                # where the rows and columns holding candidates take four calls)
+                if NO_MEETING_FIRST and not candidates.any():
+                    rows = ()
+                else:
+                    rows, columns = candidates.any(axis=1).nonzero()[0], candidates.any(axis=0).nonzero()[0]
+                if len(rows):
                     meeting = np.zeros_like(candidates)
                     meeting[np.ix_(rows, columns)] = candidates[np.ix_(rows, columns)] & _sharing_words(
                         [firsts[i] for i in rows.tolist()], [seconds[j] for j in columns.tolist()])
