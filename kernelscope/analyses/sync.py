@@ -82,7 +82,8 @@ HAZARD_OWNERS = True     # the barrier hazard check compares one remembered thre
 RECORD_ROWS = True       # a batch records its rows of known int64 addresses without a `record_access` call each
 UNSHARED_ROWS = True     # ... and keeps their footprints out of the shared table (`Footprints`)
 BLOCK_ROWS = True        # ... and those kept for comparing blocks have their footprints found at once
-NO_MEETING_FIRST = True  # block pairs whose accesses' word ranges do not meet are told so in one reduction
+NO_MEETING_FIRST = True  # block pairs whose accesses' word ranges do not meet are told so by their whole ranges
+                         # or in one reduction
 REUSE_SCREENS = True     # a batch screened again with equal rows (a later block's) takes the screens found before
 
 
@@ -2597,19 +2598,24 @@ def _block_pair_races(footprints: list, blocks: list, pairs_cap: int = 4096) -> 
                 if not count:
                     continue
                 room = pairs_cap - checked
-                low_x, high_x = _word_spans(spans, x, key, firsts)
-                low_y, high_y = _word_spans(spans, y, key, seconds)
-                # two sets of words meet only where their ranges overlap
-                candidates = compared & _spans_meet(low_x, high_x, low_y, high_y)
-                if count > room:
-                    # the pairs after the first `room` compared ones are not compared
-                    candidates &= (np.cumsum(compared.reshape(-1)) <= room).reshape(compared.shape)
-                # (blocks mostly keep to their own ranges: one reduction tells that nothing meets,
-                # where the rows and columns holding candidates take four calls)
-                if NO_MEETING_FIRST and not candidates.any():
+                low_x, high_x, lowest_x, highest_x = _word_spans(spans, x, key, firsts)
+                low_y, high_y, lowest_y, highest_y = _word_spans(spans, y, key, seconds)
+                if NO_MEETING_FIRST and (lowest_x > highest_y or lowest_y > highest_x):
+                    # (blocks mostly keep to their own ranges: when the two blocks' whole ranges
+                    # are apart, no two of their accesses' ranges meet)
                     rows = ()
                 else:
-                    rows, columns = candidates.any(axis=1).nonzero()[0], candidates.any(axis=0).nonzero()[0]
+                    # two sets of words meet only where their ranges overlap
+                    candidates = compared & _spans_meet(low_x, high_x, low_y, high_y)
+                    if count > room:
+                        # the pairs after the first `room` compared ones are not compared
+                        candidates &= (np.cumsum(compared.reshape(-1)) <= room).reshape(compared.shape)
+                    # (one reduction tells that nothing meets, where the rows and columns holding
+                    # candidates take four calls)
+                    if NO_MEETING_FIRST and not candidates.any():
+                        rows = ()
+                    else:
+                        rows, columns = candidates.any(axis=1).nonzero()[0], candidates.any(axis=0).nonzero()[0]
                 if len(rows):
                     meeting = np.zeros_like(candidates)
                     meeting[np.ix_(rows, columns)] = candidates[np.ix_(rows, columns)] & _sharing_words(
@@ -2636,12 +2642,14 @@ _NO_LOW, _NO_HIGH = int(np.iinfo(np.int64).max), int(np.iinfo(np.int64).min)
 
 def _word_spans(spans: dict, block: int, key, footprint: list) -> tuple:
     """(lowest, highest) word of each access in one block's `footprint` of `key` (its words are
-    sorted and distinct, see `_distinct`; no words: a range that meets nothing), kept in `spans`."""
+    sorted and distinct, see `_distinct`; no words: a range that meets nothing), and the lowest and
+    highest of them all (ints), kept in `spans`."""
     known = spans.get((block, key))
     if known is None:
-        low = np.array([int(words[0]) if words.size else _NO_LOW for _, words in footprint], dtype=np.int64)
-        high = np.array([int(words[-1]) if words.size else _NO_HIGH for _, words in footprint], dtype=np.int64)
-        known = spans[(block, key)] = (low, high)
+        lows = [int(words[0]) if words.size else _NO_LOW for _, words in footprint]
+        highs = [int(words[-1]) if words.size else _NO_HIGH for _, words in footprint]
+        known = spans[(block, key)] = (np.array(lows, dtype=np.int64), np.array(highs, dtype=np.int64),
+                                       min(lows, default=_NO_LOW), max(highs, default=_NO_HIGH))
     return known
 
 
