@@ -132,7 +132,7 @@ def test_reused_screens_are_what_screening_again_finds(name, kernel, block, monk
 def _reuses(kernel, monkeypatch) -> tuple:
     """(batches screened, batches that took earlier screens) over the blocks of `kernel`."""
     counts = [0, 0]
-    screened, find = sync.BlockRun.screened, sync.ScreensSeen.find
+    screened, find = sync.BlockRun.screens_for, sync.ScreensSeen.find
 
     def counted_screening(self, numbered, closed):
         counts[0] += 1
@@ -144,7 +144,7 @@ def _reuses(kernel, monkeypatch) -> tuple:
         return found
 
     with monkeypatch.context() as watching:
-        watching.setattr(sync.BlockRun, "screened", counted_screening)
+        watching.setattr(sync.BlockRun, "screens_for", counted_screening)
         watching.setattr(sync.ScreensSeen, "find", counted_finding)
         sync.analyze(kernel, (256, 1, 1), {"n": 1 << 16}, grid=(4, 1, 1))
     return tuple(counts)
@@ -162,8 +162,9 @@ def test_later_blocks_take_the_screens_only_where_their_rows_are_equal(monkeypat
     assert _reuses(kernels["conditions reading blockIdx"], monkeypatch) == (3, 1)
     # blocks 0 and 1 alike, block 2 has threads fewer, block 3 differs from it again
     assert _reuses(kernels["threads returned in one block only"], monkeypatch) == (3, 1)
-    # equal rows, but only block 1 did something before the batch: screens taken, first one dropped
-    assert _reuses(kernels["something before the batch in one block only"], monkeypatch) == (1, 3)
+    # equal rows, but only block 1 did something before the batch: it screens its own, and blocks
+    # 2 and 3 take block 0's
+    assert _reuses(kernels["something before the batch in one block only"], monkeypatch) == (2, 2)
     # a batch of other trips is another key
     assert _reuses(kernels["a trip count reading blockIdx"], monkeypatch) == (4, 0)
 

@@ -487,7 +487,8 @@ _BLOCK_INDEX = frozenset({"blockIdx.x", "blockIdx.y", "blockIdx.z"})   # what di
 
 class ScreensSeen(dict):
     """Interval screens of batches already screened: (the batch's events by identity, intervals
-    closed) -> ([(addresses, threads reaching, interval per row)] of its entries, the screens).
+    closed, whether the block did something before it) -> ([(addresses, threads reaching, interval
+    per row)] of its entries, the screens).
     The screens are a function of those arrays' contents (and the events' arrays and element
     sizes), so a batch whose arrays are equal, typically the same loop in a later block when its
     addresses do not read blockIdx, takes them instead of screening again. Arrays are compared by
@@ -1441,7 +1442,7 @@ class BlockRun:
             return None
         for _, number in numbers.values():
             number[number >= closed] = -1
-        return self.screens_for(list(numbers.values()), closed)
+        return self.reused_screens(list(numbers.values()), closed)
 
     def interval_screens(self, plan: list, count: int) -> list:
         """Per block barrier that the batch of `count` iterations runs, in order: the (memory,
@@ -1452,27 +1453,26 @@ class BlockRun:
         barrier_runs = [nonempty if event.block_barrier else None for event, _, _, _, nonempty in plan]
         chosen = [k for k, entry in enumerate(plan) if _screenable(entry)]
         numbers, closed = interval_numbers(barrier_runs, chosen, count)
-        return self.screens_for([(plan[k], number) for k, number in zip(chosen, numbers)], closed)
+        return self.reused_screens([(plan[k], number) for k, number in zip(chosen, numbers)], closed)
+
+    def reused_screens(self, numbered: list, closed: int) -> list:
+        """`screens_for`, taken from an earlier batch with equal rows when there was one, typically
+        the same loop in an earlier block, its addresses and threads not reading blockIdx
+        (REUSE_SCREENS: see `ScreensSeen`)."""
+        if not REUSE_SCREENS:
+            return self.screens_for(numbered, closed)
+        # (whether the block did something before the batch decides the first screen)
+        key = (tuple(id(entry[0]) for entry, _ in numbered), closed, bool(self.interval))
+        rows = [(entry[1], entry[2], number) for entry, number in numbered]
+        screens = self.walk_memo.screens.find(key, rows)
+        if screens is None:
+            screens = self.screens_for(numbered, closed)
+            self.walk_memo.screens.keep(key, rows, screens)
+        return screens
 
     def screens_for(self, numbered: list, closed: int) -> list:
         """`interval_screens` from [(plan entry, interval of each of its rows or -1)] and the number
         of intervals the batch closes."""
-        if REUSE_SCREENS:
-            key = (tuple(id(entry[0]) for entry, _ in numbered), closed)
-            rows = [(entry[1], entry[2], number) for entry, number in numbered]
-            screens = self.walk_memo.screens.find(key, rows)
-            if screens is None:
-                screens = self.screened(numbered, closed)
-                self.walk_memo.screens.keep(key, rows, screens)
-        else:
-            screens = self.screened(numbered, closed)
-        if self.interval and screens:
-            # (the interval the first barrier closes also holds what came before the batch)
-            screens = [set()] + screens[1:]
-        return screens
-
-    def screened(self, numbered: list, closed: int) -> list:
-        """`screens_for` without the interval before the batch taken into account."""
         screens = [set() for _ in range(closed)]
         by_array: dict = {}
         for entry, number in numbered:
@@ -1507,6 +1507,8 @@ class BlockRun:
                                               np.concatenate(threads), closed)
             for interval in (~shared).nonzero()[0].tolist():
                 screens[interval].add(key)
+        if self.interval and screens:
+            screens[0] = set()
         return screens
 
     def partial_trips(self, trips: list, loop_mask, loop_partial: bool) -> list:
