@@ -82,6 +82,9 @@ HAZARD_OWNERS = True     # the barrier hazard check compares one remembered thre
 RECORD_ROWS = True       # a batch records its rows of known int64 addresses without a `record_access` call each
 UNSHARED_ROWS = True     # ... and keeps their footprints out of the shared table (`Footprints`)
 BLOCK_ROWS = True        # ... and those kept for comparing blocks have their footprints found at once
+NO_MEETING_FIRST = True  # block pairs whose accesses' word ranges do not meet are told so by their whole ranges
+                         # or in one reduction
+REUSE_SCREENS = True     # a batch screened again with equal rows (a later block's) takes the screens found before
 
 
 
@@ -411,6 +414,8 @@ class Memo:
         # what `BlockRun.evaluate` found can never be evaluated while this analysis' blocks run
         # (they have the same names bound: blockIdx differs in value only): id(expression) -> it
         self.hopeless: dict = {}
+        # what `BlockRun.screens_for` found, for a later block whose batch has the same rows
+        self.screens = ScreensSeen()
 
     def recall(self, what, env: dict, block, compute, *args, also=None):
         """`compute(*args)`, the value of `what` (an expression, a loop or a tuple of conditions:
@@ -478,6 +483,37 @@ def _expressions_of(what) -> tuple:
 
 
 _BLOCK_INDEX = frozenset({"blockIdx.x", "blockIdx.y", "blockIdx.z"})   # what differs between block runs
+
+
+class ScreensSeen(dict):
+    """Interval screens of batches already screened: (the batch's events by identity, intervals
+    closed, whether the block did something before it) -> ([(addresses, threads reaching, interval
+    per row)] of its entries, the screens).
+    The screens are a function of those arrays' contents (and the events' arrays and element
+    sizes), so a batch whose arrays are equal, typically the same loop in a later block when its
+    addresses do not read blockIdx, takes them instead of screening again. Arrays are compared by
+    content, not identity: a later block computes its own, equal, arrays (its look-ahead memo is
+    its own, and masks are ANDed anew)."""
+
+    LIMIT = 32          # batches kept (the oldest go first): few loops are batched per kernel
+
+    def find(self, key: tuple, rows: list):
+        """The screens remembered under `key` for equal `rows`, or None."""
+        known = self.get(key)
+        if known is None or not all(map(_same_screen_rows, known[0], rows)):
+            return None
+        return known[1]
+
+    def keep(self, key: tuple, rows: list, screens: list) -> None:
+        if len(self) >= self.LIMIT and key not in self:
+            del self[next(iter(self))]
+        self[key] = (rows, screens)
+
+
+def _same_screen_rows(kept: tuple, rows: tuple) -> bool:
+    """Whether two (addresses, threads reaching, interval per row) of a screened entry are equal."""
+    return all(a is b or type(a) is np.ndarray and type(b) is np.ndarray and _equal(a, b)
+               for a, b in zip(kept, rows))
 
 
 def _loops_under(node: LoopNode) -> list:
@@ -1406,7 +1442,7 @@ class BlockRun:
             return None
         for _, number in numbers.values():
             number[number >= closed] = -1
-        return self.screens_for(list(numbers.values()), closed)
+        return self.reused_screens(list(numbers.values()), closed)
 
     def interval_screens(self, plan: list, count: int) -> list:
         """Per block barrier that the batch of `count` iterations runs, in order: the (memory,
@@ -1417,7 +1453,22 @@ class BlockRun:
         barrier_runs = [nonempty if event.block_barrier else None for event, _, _, _, nonempty in plan]
         chosen = [k for k, entry in enumerate(plan) if _screenable(entry)]
         numbers, closed = interval_numbers(barrier_runs, chosen, count)
-        return self.screens_for([(plan[k], number) for k, number in zip(chosen, numbers)], closed)
+        return self.reused_screens([(plan[k], number) for k, number in zip(chosen, numbers)], closed)
+
+    def reused_screens(self, numbered: list, closed: int) -> list:
+        """`screens_for`, taken from an earlier batch with equal rows when there was one, typically
+        the same loop in an earlier block, its addresses and threads not reading blockIdx
+        (REUSE_SCREENS: see `ScreensSeen`)."""
+        if not REUSE_SCREENS:
+            return self.screens_for(numbered, closed)
+        # (whether the block did something before the batch decides the first screen)
+        key = (tuple(id(entry[0]) for entry, _ in numbered), closed, bool(self.interval))
+        rows = [(entry[1], entry[2], number) for entry, number in numbered]
+        screens = self.walk_memo.screens.find(key, rows)
+        if screens is None:
+            screens = self.screens_for(numbered, closed)
+            self.walk_memo.screens.keep(key, rows, screens)
+        return screens
 
     def screens_for(self, numbered: list, closed: int) -> list:
         """`interval_screens` from [(plan entry, interval of each of its rows or -1)] and the number
@@ -2549,15 +2600,25 @@ def _block_pair_races(footprints: list, blocks: list, pairs_cap: int = 4096) -> 
                 if not count:
                     continue
                 room = pairs_cap - checked
-                low_x, high_x = _word_spans(spans, x, key, firsts)
-                low_y, high_y = _word_spans(spans, y, key, seconds)
-                # two sets of words meet only where their ranges overlap
-                candidates = compared & _spans_meet(low_x, high_x, low_y, high_y)
-                if count > room:
-                    # the pairs after the first `room` compared ones are not compared
-                    candidates &= (np.cumsum(compared.reshape(-1)) <= room).reshape(compared.shape)
-                rows, columns = candidates.any(axis=1).nonzero()[0], candidates.any(axis=0).nonzero()[0]
-                if rows.size:
+                low_x, high_x, lowest_x, highest_x = _word_spans(spans, x, key, firsts)
+                low_y, high_y, lowest_y, highest_y = _word_spans(spans, y, key, seconds)
+                if NO_MEETING_FIRST and (lowest_x > highest_y or lowest_y > highest_x):
+                    # (blocks mostly keep to their own ranges: when the two blocks' whole ranges
+                    # are apart, no two of their accesses' ranges meet)
+                    rows = ()
+                else:
+                    # two sets of words meet only where their ranges overlap
+                    candidates = compared & _spans_meet(low_x, high_x, low_y, high_y)
+                    if count > room:
+                        # the pairs after the first `room` compared ones are not compared
+                        candidates &= (np.cumsum(compared.reshape(-1)) <= room).reshape(compared.shape)
+                    # (one reduction tells that nothing meets, where the rows and columns holding
+                    # candidates take four calls)
+                    if NO_MEETING_FIRST and not candidates.any():
+                        rows = ()
+                    else:
+                        rows, columns = candidates.any(axis=1).nonzero()[0], candidates.any(axis=0).nonzero()[0]
+                if len(rows):
                     meeting = np.zeros_like(candidates)
                     meeting[np.ix_(rows, columns)] = candidates[np.ix_(rows, columns)] & _sharing_words(
                         [firsts[i] for i in rows.tolist()], [seconds[j] for j in columns.tolist()])
@@ -2583,12 +2644,14 @@ _NO_LOW, _NO_HIGH = int(np.iinfo(np.int64).max), int(np.iinfo(np.int64).min)
 
 def _word_spans(spans: dict, block: int, key, footprint: list) -> tuple:
     """(lowest, highest) word of each access in one block's `footprint` of `key` (its words are
-    sorted and distinct, see `_distinct`; no words: a range that meets nothing), kept in `spans`."""
+    sorted and distinct, see `_distinct`; no words: a range that meets nothing), and the lowest and
+    highest of them all (ints), kept in `spans`."""
     known = spans.get((block, key))
     if known is None:
-        low = np.array([int(words[0]) if words.size else _NO_LOW for _, words in footprint], dtype=np.int64)
-        high = np.array([int(words[-1]) if words.size else _NO_HIGH for _, words in footprint], dtype=np.int64)
-        known = spans[(block, key)] = (low, high)
+        lows = [int(words[0]) if words.size else _NO_LOW for _, words in footprint]
+        highs = [int(words[-1]) if words.size else _NO_HIGH for _, words in footprint]
+        known = spans[(block, key)] = (np.array(lows, dtype=np.int64), np.array(highs, dtype=np.int64),
+                                       min(lows, default=_NO_LOW), max(highs, default=_NO_HIGH))
     return known
 
 
