@@ -793,6 +793,30 @@ def binary(op: str, left, right) -> Expr:
     return Binary(op, left, right)
 
 
+def element_offset(offset: Expr, index: Expr, stride: int) -> Expr:
+    """binary("+", offset, binary("*", index, stride)): where element `index` of an array at byte
+    `offset`, its elements `stride` bytes apart, lies. Every subscript the front end reads asks
+    it, nearly always of an index that nothing folds, a positive int stride and an offset that is
+    constant zero (a parameter's or an array's start) or that nothing folds either; for those,
+    binary's checks are written out here, and what they would answer is returned at once
+    (tests/test_walkfast7_element_offset.py compares the two)."""
+    if index.__class__ in _FOLDLESS and stride.__class__ is int and stride >= 1:
+        if stride == 1:
+            scaled = index          # (binary's `x * 1`)
+        else:
+            factor = shared_const(stride)
+            scaled = _BINARY_NODES.get(("*", index._key, factor._key))
+            if scaled is None:
+                scaled = shared_binary("*", index, factor)
+        if offset.__class__ is Const and offset.value == 0:
+            return scaled           # (binary's `0 + x`: scaled is never a Const here)
+        if offset.__class__ in _FOLDLESS:
+            node = _BINARY_NODES.get(("+", offset._key, scaled._key))
+            return node if node is not None else shared_binary("+", offset, scaled)
+        return binary("+", offset, scaled)
+    return binary("+", offset, binary("*", index, stride))
+
+
 # Plain ints handed to binary() as operands (element sizes and strides, `0 - step`): one Const
 # per value for one file (see forget_file_tables), as _NUMBERS in the front end keeps one per
 # literal, where each call built its own (Consts never change, and equal ones answer every

@@ -1261,7 +1261,7 @@ class Walker:
             stride = element or 1
             for d in dims[1:]:
                 stride *= d if d else 1
-            offset = sx.binary("+", pointer.offset, sx.binary("*", index, stride))
+            offset = sx.element_offset(pointer.offset, index, stride)
             return Pointer(pointer.base, pointer.space, offset, pointer.pointee, dims[1:] if len(dims) > 1 else ()), \
                 element or 4, pointer.pointee
         if kind in _POINTER_EXPRESSION_KINDS and self._node_text(node.child_by_field_id(FIELD.operator)) == "*":

@@ -651,9 +651,10 @@ def _kernel(unit: FileUnit, node, launch_bounds, instantiations: dict, launches:
     parameter_list = declarator.child_by_field_id(FIELD.parameters)
     params = [p for p in (parameter_list.named_children if parameter_list is not None else [])
               if p.type == "parameter_declaration"]
+    tables = _parameter_tables(unit)
     # (what a parameter's text says is read once; its sizes twice for a template kernel, before
     # and after its type parameters are bound)
-    shapes = [_param_shape(unit, p) for p in params]
+    shapes = [_param_shape(unit, p, tables.shapes) for p in params]
     if type_params:
         _bind_type_parameters(unit, kernel, type_params, [_param(unit, s) for s in shapes], types or {})
     for param_name, (bound, _) in kernel.template_types.items():
@@ -663,12 +664,7 @@ def _kernel(unit: FileUnit, node, launch_bounds, instantiations: dict, launches:
         if record is None:
             continue
         kernel.params.append(record)
-        if record.is_pointer:
-            zero = sx.shared_const(0)       # (one Const for the file's every pointer: they never change)
-            env[record.name] = Value(zero, record.type_name + "*",
-                                     Pointer(record.name, "global", zero, record.type_name))
-        else:
-            env[record.name] = Value(sx.shared_sym(record.name), record.type_name)
+        env[record.name] = _param_value(record, tables.values)
     scope = Scope()
     walker = Walker(unit, scope, env)
     walker.current_function = name
@@ -747,16 +743,63 @@ def _bind_type_parameters(unit: FileUnit, kernel: Kernel, type_params: set, para
             kernel.template_types[name] = (DEFAULT_ELEMENT_TYPE, "default")
 
 
-def _param_shape(unit: FileUnit, param) -> tuple | None:
+class _ParameterTables:
+    """What a file's kernels share about their parameters: kernels of one file mostly take the
+    same few (`float* a`, `int n`; about half of the parameters of the real programs and three
+    quarters of the hand-written kernels repeat one of an earlier kernel of their file).
+    - shapes: a parameter's text -> _plain_param_shape(text), which depends on the text alone;
+    - values: (name, type name, pointer?) -> the Value a kernel's walk starts the parameter with
+      (Values and Pointers never change once built, so kernels can share one)."""
+
+    def __init__(self):
+        self.shapes: dict = {}
+        self.values: dict = {}
+
+
+def _parameter_tables(unit: FileUnit) -> _ParameterTables:
+    """The file's _ParameterTables, made at its first kernel (a FileUnit lives for one file)."""
+    tables = getattr(unit, "parameter_tables", None)
+    if tables is None:
+        tables = unit.parameter_tables = _ParameterTables()
+    return tables
+
+
+def _param_value(record: Param, known: dict | None = None) -> Value:
+    """The Value a kernel's walk starts parameter `record` with: a pointer at offset 0 of its own
+    global allocation, or the parameter's name. `known` keeps them by what they are built from."""
+    key = (record.name, record.type_name, record.is_pointer)
+    value = known.get(key) if known is not None else None
+    if value is None:
+        if record.is_pointer:
+            zero = sx.shared_const(0)       # (one Const for the file's every pointer: they never change)
+            value = Value(zero, record.type_name + "*", Pointer(record.name, "global", zero, record.type_name))
+        else:
+            value = Value(sx.shared_sym(record.name), record.type_name)
+        if known is not None:
+            known[key] = value
+    return value
+
+
+def _param_shape(unit: FileUnit, param, known_shapes: dict | None = None) -> tuple | None:
     """What a parameter declaration's text says, whatever its types stand for: (name, type name,
-    pointer?, const?, restrict?, line), or None for an unnamed parameter."""
+    pointer?, const?, restrict?, line), or None for an unnamed parameter. `known_shapes` keeps
+    _plain_param_shape's answers by text (see _ParameterTables)."""
     source = unit.text
     start = param.start_byte
     if not param.has_error:
-        shape = _plain_param_shape(source[start:param.end_byte])
+        text = source[start:param.end_byte]
+        if known_shapes is None:
+            shape = _plain_param_shape(text)
+        else:
+            shape = known_shapes.get(text, _NOT_READ)
+            if shape is _NOT_READ:
+                shape = known_shapes[text] = _plain_param_shape(text)
         if shape is not None:
             return shape + (unit.line_col(start)[0],)
     return _param_shape_from_tree(unit, param)
+
+
+_NOT_READ = object()    # (a text known_shapes has no answer for yet: None is an answer)
 
 
 # Words that make a parameter's text more than qualifiers, one type word, stars and a name
