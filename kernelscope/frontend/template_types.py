@@ -106,12 +106,12 @@ class HostTemplates:
         for scope in (function, owner, self.root):
             if scope is None:
                 continue
-            # (every name's first declaration in the scope, read once: a host function launches
-            # many kernels with many arguments, and each search would walk the function again)
+            # (one walk per scope, kept and resumed: a host function launches many kernels with
+            # many arguments, and each search would walk the function again)
             declared = self._declared.get(scope.id)
             if declared is None:
-                declared = self._declared[scope.id] = _declarations(scope, nested=scope is not self.root)
-            found = declared.get(name)
+                declared = self._declared[scope.id] = ScopeDeclarations(scope, nested=scope is not self.root)
+            found = declared.first_type(name)
             if found:
                 return found
         return None
@@ -121,23 +121,55 @@ _FILE_LEVEL = ("preproc_ifdef", "preproc_if", "preproc_else", "preproc_elif", "l
                "namespace_definition", "declaration_list")
 
 
+class ScopeDeclarations:
+    """_declarations(scope, nested), walked only as far as the names asked for: a launch's
+    arguments are mostly declared near the top of the host function (its parameters, the device
+    pointers it allocates), and a walk over the rest of its body cost most of a launch's host
+    context. The walk is _declarations' own, in the same order, stopped once the name asked for
+    is found and resumed when a later name is not yet; what it finds up to there is what
+    _declarations finds (tests/test_prefast7_scope_declarations.py compares)."""
+
+    def __init__(self, scope, nested: bool):
+        self._nested = nested
+        self._stack = list(reversed(scope.children))
+        self.found: dict = {}
+
+    def first_type(self, name: str) -> str | None:
+        """The type of name's first declaration in the scope, None if it has none."""
+        found = self.found
+        stack = self._stack
+        while name not in found and stack:
+            node = stack.pop()
+            if node.type in _DECLARATIONS:
+                _note_declaration(node, found)
+            if self._nested or node.type in _FILE_LEVEL:
+                stack.extend(reversed(node.children))
+        return found.get(name)
+
+
+def _note_declaration(node, found: dict) -> None:
+    """Each name a declaration node declares, and its type, into found unless already there."""
+    type_node = node.child_by_field_id(FIELD.type)
+    if type_node is not None:
+        for declarator in node.children_by_field_id(FIELD.declarator):
+            name = _leaf(declarator)
+            if name and name not in found:
+                written = _text(declarator)
+                stars = written.split(name)[0].count("*") + written.count("[")
+                found[name] = normalise_type(_text(type_node)) + "*" * stars
+
+
 def _declarations(scope, nested: bool) -> dict:
     """name -> the type of its first declaration in `scope` ('T*' / 'float'), for every name
     declared there; at file scope (not `nested`) only declarations outside functions and classes
-    count. One walk, depth first in source order."""
+    count. One walk, depth first in source order, over the whole scope (the general path that
+    ScopeDeclarations stops early; only tests call it now)."""
     found: dict = {}
     stack = list(reversed(scope.children))
     while stack:
         node = stack.pop()
         if node.type in _DECLARATIONS:
-            type_node = node.child_by_field_id(FIELD.type)
-            if type_node is not None:
-                for declarator in node.children_by_field_id(FIELD.declarator):
-                    name = _leaf(declarator)
-                    if name and name not in found:
-                        written = _text(declarator)
-                        stars = written.split(name)[0].count("*") + written.count("[")
-                        found[name] = normalise_type(_text(type_node)) + "*" * stars
+            _note_declaration(node, found)
         if nested or node.type in _FILE_LEVEL:
             stack.extend(reversed(node.children))
     return found
