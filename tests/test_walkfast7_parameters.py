@@ -1,14 +1,11 @@
 """A file's kernels share what they read about their parameters (parse._ParameterTables): each
-parameter text's plain reading (_plain_param_shape, a function of the text alone) and the Value a
-kernel's walk starts a parameter with (Values never change once built). Shared or not, every
-parameter must read the same and start the same: on every kernel of every CUDA file of the project,
-per parameter and in the whole parsed model, and a table that answered for the wrong text or
-parameter would be caught."""
+parameter text's plain reading (_plain_param_shape, a function of the text alone). Shared or not,
+every parameter must read the same: on every kernel of every CUDA file of the project, per parameter
+and in the whole parsed model, and a table that answered for the wrong text would be caught."""
 
 import pytest
 
 from kernelscope.frontend import parse as front
-from kernelscope.frontend.body import Value
 from test_walker_fast_paths import CUDA_FILES, digests
 
 # Kernels whose parameters repeat with a change that must not be shared: a name, a type, a star,
@@ -25,30 +22,18 @@ void host(float* p, double* q) { f<float><<<1, 32>>>(p, 4); g<double><<<1, 32>>>
 """
 
 
-def _value_fields(value: Value) -> tuple:
-    pointer = value.pointer
-    return (value.expr, value.ctype, value.dims, value.location,
-            None if pointer is None else (pointer.base, pointer.space, pointer.offset, pointer.pointee, pointer.dims))
-
-
 @pytest.fixture
 def compared(monkeypatch):
-    """Each parameter read and started with the file's tables and afresh, both answers kept."""
-    pairs = {"shapes": [], "values": []}
-    shape_of, value_of = front._param_shape, front._param_value
+    """Each parameter read with the file's table and afresh, both answers kept."""
+    pairs = {"shapes": []}
+    shape_of = front._param_shape
 
     def checked_shape(unit, param, known_shapes=None):
         kept = shape_of(unit, param, known_shapes)
         pairs["shapes"].append((kept, shape_of(unit, param)))
         return kept
 
-    def checked_value(record, known=None):
-        kept = value_of(record, known)
-        pairs["values"].append((_value_fields(kept), _value_fields(value_of(record))))
-        return kept
-
     monkeypatch.setattr(front, "_param_shape", checked_shape)
-    monkeypatch.setattr(front, "_param_value", checked_value)
     return pairs
 
 
@@ -60,12 +45,11 @@ def _parse_all(paths):
             pass
 
 
-def test_every_project_parameter_reads_and_starts_as_afresh(compared):
+def test_every_project_parameter_reads_as_afresh(compared):
     _parse_all(CUDA_FILES)
     front.parse_file(SOURCE, "repeats.cu")
-    assert len(compared["shapes"]) > 1000 and len(compared["values"]) > 1000
+    assert len(compared["shapes"]) > 1000
     assert [pair for pair in compared["shapes"] if pair[0] != pair[1]] == []
-    assert [pair for pair in compared["values"] if pair[0] != pair[1]] == []
 
 
 def test_repeated_parameters_are_shared_within_a_file_only():
@@ -95,20 +79,21 @@ def test_models_are_those_of_unshared_parameters(monkeypatch):
 
 
 def test_a_table_keyed_too_loosely_is_caught(monkeypatch, tmp_path):
-    """A Value table keyed by the parameter's name alone starts kernel c's `double* x` as kernel
-    a's `float* x`: the models differ."""
+    """A shape table keyed by the parameter's last word (its name) alone reads kernel c's
+    `double* x` as kernel a's `float* x`: the models differ."""
     source = tmp_path / "repeats.cu"
     source.write_text(SOURCE)
-    value_of = front._param_value
+    shape_of = front._param_shape
 
-    def by_name_only(record, known=None):
-        if known is None:
-            return value_of(record)
-        if record.name not in known:
-            known[record.name] = value_of(record)
-        return known[record.name]
+    def by_name_only(unit, param, known_shapes=None):
+        if known_shapes is None:
+            return shape_of(unit, param)
+        name = unit.text[param.start_byte:param.end_byte].split()[-1].lstrip("*")
+        if name not in known_shapes:
+            known_shapes[name] = shape_of(unit, param)
+        return known_shapes[name]
 
     def broken(patched):
-        patched.setattr(front, "_param_value", by_name_only)
+        patched.setattr(front, "_param_shape", by_name_only)
 
     assert digests(monkeypatch, [source], general_path=_unshared, fast_patch=broken) == ["repeats.cu"]

@@ -664,7 +664,7 @@ def _kernel(unit: FileUnit, node, launch_bounds, instantiations: dict, launches:
         if record is None:
             continue
         kernel.params.append(record)
-        env[record.name] = _param_value(record, tables.values)
+        env[record.name] = _param_value(record)
     scope = Scope()
     walker = Walker(unit, scope, env)
     walker.current_function = name
@@ -747,13 +747,13 @@ class _ParameterTables:
     """What a file's kernels share about their parameters: kernels of one file mostly take the
     same few (`float* a`, `int n`; about half of the parameters of the real programs and three
     quarters of the hand-written kernels repeat one of an earlier kernel of their file).
-    - shapes: a parameter's text -> _plain_param_shape(text), which depends on the text alone;
-    - values: (name, type name, pointer?) -> the Value a kernel's walk starts the parameter with
-      (Values and Pointers never change once built, so kernels can share one)."""
+    - shapes: a parameter's text -> _plain_param_shape(text), which depends on the text alone.
+    (Sharing the Values a kernel's walk starts its parameters with, too, saved 1.1 M instructions
+    of the walk over the hand-written kernels but cost the sync analysis 6 M there: each kernel
+    keeps its own.)"""
 
     def __init__(self):
         self.shapes: dict = {}
-        self.values: dict = {}
 
 
 def _parameter_tables(unit: FileUnit) -> _ParameterTables:
@@ -764,20 +764,13 @@ def _parameter_tables(unit: FileUnit) -> _ParameterTables:
     return tables
 
 
-def _param_value(record: Param, known: dict | None = None) -> Value:
+def _param_value(record: Param) -> Value:
     """The Value a kernel's walk starts parameter `record` with: a pointer at offset 0 of its own
-    global allocation, or the parameter's name. `known` keeps them by what they are built from."""
-    key = (record.name, record.type_name, record.is_pointer)
-    value = known.get(key) if known is not None else None
-    if value is None:
-        if record.is_pointer:
-            zero = sx.shared_const(0)       # (one Const for the file's every pointer: they never change)
-            value = Value(zero, record.type_name + "*", Pointer(record.name, "global", zero, record.type_name))
-        else:
-            value = Value(sx.shared_sym(record.name), record.type_name)
-        if known is not None:
-            known[key] = value
-    return value
+    global allocation, or the parameter's name."""
+    if record.is_pointer:
+        zero = sx.shared_const(0)       # (one Const for the file's every pointer: they never change)
+        return Value(zero, record.type_name + "*", Pointer(record.name, "global", zero, record.type_name))
+    return Value(sx.shared_sym(record.name), record.type_name)
 
 
 def _param_shape(unit: FileUnit, param, known_shapes: dict | None = None) -> tuple | None:
