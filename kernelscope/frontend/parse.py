@@ -748,9 +748,9 @@ class _ParameterTables:
     same few (`float* a`, `int n`; about half of the parameters of the real programs and three
     quarters of the hand-written kernels repeat one of an earlier kernel of their file).
     - shapes: a parameter's text -> _plain_param_shape(text), which depends on the text alone.
-    (Sharing the Values a kernel's walk starts its parameters with, too, saved 1.1 M instructions
-    of the walk over the hand-written kernels but cost the sync analysis 6 M there: each kernel
-    keeps its own.)"""
+    (Sharing the Values a kernel's walk starts its parameters with, too, was tried and undone: it
+    saved 1.1 M instructions of the walk over the hand-written kernels, about 0.2% of the realistic
+    file; see docs/speed.md, session of 2026-12-04, third, for why it was taken out.)"""
 
     def __init__(self):
         self.shapes: dict = {}
