@@ -1,12 +1,12 @@
 """A scope's declared types walked only as far as the names asked for (ScopeDeclarations, what a
-launch's host context reads) against one walk over the whole scope (_declarations): every name
+launch's host context reads) against one walk over the whole scope (ScopeDeclarations.every_type): every name
 of every function, class and file scope of every CUDA file of the project, asked in random
 orders, with names declared twice, declared late, or not at all."""
 
 import random
 
 from kernelscope.frontend import parse
-from kernelscope.frontend.template_types import ScopeDeclarations, _declarations
+from kernelscope.frontend.template_types import ScopeDeclarations
 from test_walker_fast_paths import CUDA_FILES
 
 SCOPES = ("function_definition", "class_specifier", "struct_specifier")
@@ -50,7 +50,7 @@ def _compare(root, rng) -> int:
     names = _names(root)
     asked = 0
     for scope, nested in _scopes(root):
-        whole = _declarations(scope, nested)
+        whole = ScopeDeclarations(scope, nested).every_type()
         lazy = ScopeDeclarations(scope, nested)
         for name in rng.sample(names, len(names)):
             assert lazy.first_type(name) == whole.get(name), (scope.type, name)

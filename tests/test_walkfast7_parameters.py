@@ -1,4 +1,4 @@
-"""A file's kernels share what they read about their parameters (parse._ParameterTables): each
+"""A file's kernels share what they read about their parameters (parse._parameter_shapes): each
 parameter text's plain reading (_plain_param_shape, a function of the text alone). Shared or not,
 every parameter must read the same: on every kernel of every CUDA file of the project, per parameter
 and in the whole parsed model, and a table that answered for the wrong text would be caught."""
@@ -58,7 +58,7 @@ def test_repeated_parameters_are_shared_within_a_file_only():
     assert [p.name for p in first.kernels[0].params] == ["x", "n", "y"]
     # (the tables live on the file's unit: a second file starts with its own)
     unit = front.FileUnit(front.preprocess("", None, "sm_90"), "")
-    assert getattr(unit, "parameter_tables", None) is None
+    assert getattr(unit, "parameter_shapes", None) is None
     assert [(p.name, p.type_name, p.elem_bytes) for k in first.kernels for p in k.params] == \
         [(p.name, p.type_name, p.elem_bytes) for k in second.kernels for p in k.params]
 
@@ -71,7 +71,7 @@ def test_template_kernels_size_their_shared_parameters_by_their_own_binding():
 
 def _unshared(patched):
     """The general path: no kernel sees another's parameters."""
-    patched.setattr(front, "_parameter_tables", lambda unit: front._ParameterTables())
+    patched.setattr(front, "_parameter_shapes", lambda unit: {})
 
 
 def test_models_are_those_of_unshared_parameters(monkeypatch):

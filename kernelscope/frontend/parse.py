@@ -651,10 +651,10 @@ def _kernel(unit: FileUnit, node, launch_bounds, instantiations: dict, launches:
     parameter_list = declarator.child_by_field_id(FIELD.parameters)
     params = [p for p in (parameter_list.named_children if parameter_list is not None else [])
               if p.type == "parameter_declaration"]
-    tables = _parameter_tables(unit)
+    known_shapes = _parameter_shapes(unit)
     # (what a parameter's text says is read once; its sizes twice for a template kernel, before
     # and after its type parameters are bound)
-    shapes = [_param_shape(unit, p, tables.shapes) for p in params]
+    shapes = [_param_shape(unit, p, known_shapes) for p in params]
     if type_params:
         _bind_type_parameters(unit, kernel, type_params, [_param(unit, s) for s in shapes], types or {})
     for param_name, (bound, _) in kernel.template_types.items():
@@ -743,25 +743,18 @@ def _bind_type_parameters(unit: FileUnit, kernel: Kernel, type_params: set, para
             kernel.template_types[name] = (DEFAULT_ELEMENT_TYPE, "default")
 
 
-class _ParameterTables:
-    """What a file's kernels share about their parameters: kernels of one file mostly take the
-    same few (`float* a`, `int n`; about half of the parameters of the real programs and three
-    quarters of the hand-written kernels repeat one of an earlier kernel of their file).
-    - shapes: a parameter's text -> _plain_param_shape(text), which depends on the text alone.
-    (Sharing the Values a kernel's walk starts its parameters with, too, was tried and undone: it
-    saved 1.1 M instructions of the walk over the hand-written kernels, about 0.2% of the realistic
-    file; see docs/speed.md, session of 2026-12-04, third, for why it was taken out.)"""
-
-    def __init__(self):
-        self.shapes: dict = {}
-
-
-def _parameter_tables(unit: FileUnit) -> _ParameterTables:
-    """The file's _ParameterTables, made at its first kernel (a FileUnit lives for one file)."""
-    tables = getattr(unit, "parameter_tables", None)
-    if tables is None:
-        tables = unit.parameter_tables = _ParameterTables()
-    return tables
+def _parameter_shapes(unit: FileUnit) -> dict:
+    """What the file's kernels share about their parameters, made at its first kernel (a FileUnit
+    lives for one file): a parameter's text -> _plain_param_shape(text), which depends on the text
+    alone. Kernels of one file mostly take the same few (`float* a`, `int n`; about half of the
+    parameters of the real programs and three quarters of the hand-written kernels repeat one of an
+    earlier kernel of their file). (Sharing the Values a kernel's walk starts its parameters with,
+    too, was tried and undone: it saved 1.1 M instructions of the walk over the hand-written
+    kernels, about 0.2% of the realistic file; see docs/speed.md, session of 2026-12-04, third.)"""
+    shapes = getattr(unit, "parameter_shapes", None)
+    if shapes is None:
+        shapes = unit.parameter_shapes = {}
+    return shapes
 
 
 def _param_value(record: Param) -> Value:
@@ -776,7 +769,7 @@ def _param_value(record: Param) -> Value:
 def _param_shape(unit: FileUnit, param, known_shapes: dict | None = None) -> tuple | None:
     """What a parameter declaration's text says, whatever its types stand for: (name, type name,
     pointer?, const?, restrict?, line), or None for an unnamed parameter. `known_shapes` keeps
-    _plain_param_shape's answers by text (see _ParameterTables)."""
+    _plain_param_shape's answers by text (see _parameter_shapes)."""
     source = unit.text
     start = param.start_byte
     if not param.has_error:

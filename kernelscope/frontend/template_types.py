@@ -42,7 +42,7 @@ class HostTemplates:
     def __init__(self, root, captures: dict):
         """captures: the file's query captures by name, in source order (frontend.parse)."""
         self.root = root
-        self._declared: dict = {}               # scope node id -> _declarations(scope)
+        self._declared: dict = {}               # scope node id -> its ScopeDeclarations
         self.instances: dict[str, set] = {}     # template name -> argument tuples as written
         self.classes: dict[str, object] = {}    # class name -> class_specifier node with a body
         for name, args in zip(captures.get("template_id.name", []), captures.get("template_id.args", [])):
@@ -122,12 +122,14 @@ _FILE_LEVEL = ("preproc_ifdef", "preproc_if", "preproc_else", "preproc_elif", "l
 
 
 class ScopeDeclarations:
-    """_declarations(scope, nested), walked only as far as the names asked for: a launch's
+    """name -> the type of its first declaration in `scope` ('T*' / 'float'); at file scope (not
+    `nested`) only declarations outside functions and classes count. One walk, depth first in
+    source order, taken only as far as the names asked for: a launch's
     arguments are mostly declared near the top of the host function (its parameters, the device
     pointers it allocates), and a walk over the rest of its body cost most of a launch's host
-    context. The walk is _declarations' own, in the same order, stopped once the name asked for
-    is found and resumed when a later name is not yet; what it finds up to there is what
-    _declarations finds (tests/test_prefast7_scope_declarations.py compares)."""
+    context. The walk stops once the name asked for is found and resumes when a later name is not
+    yet; what it finds up to there is what the whole walk finds
+    (tests/test_prefast7_scope_declarations.py compares)."""
 
     def __init__(self, scope, nested: bool):
         self._nested = nested
@@ -136,6 +138,16 @@ class ScopeDeclarations:
 
     def first_type(self, name: str) -> str | None:
         """The type of name's first declaration in the scope, None if it has none."""
+        self._walk_until(name)
+        return self.found.get(name)
+
+    def every_type(self) -> dict:
+        """name -> the type of its first declaration, for every name declared in the scope (the
+        whole walk; tests compare the stopped walks with it)."""
+        self._walk_until(_NO_NAME)
+        return self.found
+
+    def _walk_until(self, name) -> None:
         found = self.found
         stack = self._stack
         while name not in found and stack:
@@ -144,7 +156,9 @@ class ScopeDeclarations:
                 _note_declaration(node, found)
             if self._nested or node.type in _FILE_LEVEL:
                 stack.extend(reversed(node.children))
-        return found.get(name)
+
+
+_NO_NAME = object()     # (what no declaration declares: a walk until it goes to the end)
 
 
 def _note_declaration(node, found: dict) -> None:
@@ -157,22 +171,6 @@ def _note_declaration(node, found: dict) -> None:
                 written = _text(declarator)
                 stars = written.split(name)[0].count("*") + written.count("[")
                 found[name] = normalise_type(_text(type_node)) + "*" * stars
-
-
-def _declarations(scope, nested: bool) -> dict:
-    """name -> the type of its first declaration in `scope` ('T*' / 'float'), for every name
-    declared there; at file scope (not `nested`) only declarations outside functions and classes
-    count. One walk, depth first in source order, over the whole scope (the general path that
-    ScopeDeclarations stops early; only tests call it now)."""
-    found: dict = {}
-    stack = list(reversed(scope.children))
-    while stack:
-        node = stack.pop()
-        if node.type in _DECLARATIONS:
-            _note_declaration(node, found)
-        if nested or node.type in _FILE_LEVEL:
-            stack.extend(reversed(node.children))
-    return found
 
 
 def substitute(type_text: str, bindings: dict) -> str:
