@@ -188,7 +188,7 @@ def test_an_ancestor_search_that_stops_short_is_caught():
 
 def _one_declaration(scope, name: str, nested: bool):
     """A search for `name` alone: the first declaration of it in `scope`, depth first in source
-    order (at file scope, outside functions and classes), as template_types._declarations reads
+    order (at file scope, outside functions and classes), as template_types.ScopeDeclarations reads
     every name's."""
     from kernelscope.frontend.ctypes import normalise_type
     from kernelscope.frontend.nodes import FIELD, leaf_name, node_text
@@ -231,13 +231,16 @@ def _declaration_disagreements(declarations, paths) -> int:
     return disagreements
 
 
+def _declarations(scope, nested: bool) -> dict:
+    from kernelscope.frontend.template_types import ScopeDeclarations
+    return ScopeDeclarations(scope, nested).every_type()
+
+
 def test_every_declaration_is_read_as_a_search_for_it_alone_finds_it():
-    from kernelscope.frontend.template_types import _declarations
     assert _declaration_disagreements(_declarations, CUDA_FILES[::4]) == 0
 
 
 def test_declarations_read_with_the_wrong_scope_rules_are_caught():
-    from kernelscope.frontend.template_types import _declarations
     assert _declaration_disagreements(lambda scope, nested: _declarations(scope, not nested), CUDA_FILES[::4]) > 0
 
 
