@@ -130,9 +130,10 @@ def analyze(kernel, block: BlockShape, bindings: dict | None = None, grid=None,
     result = MemoryResult()
     masks = _MaskBytes(lanes)
     if KEEP_ACCESS_FIELDS and KEEP_ADDRESS_LAYOUTS:
-        counts = _AccessWeights(weights)
+        settings = _AccessSettings(masks, weights)
+        append = result.accesses.append
         for access in kernel.accesses:
-            result.accesses.append(_kept_access(access, lanes, *masks(access.context), counts))
+            append(_kept_access(access, lanes, settings(access)))
     else:
         for access in kernel.accesses:
             result.accesses.append(_access(access, lanes, *masks(access.context), weights))
@@ -208,12 +209,12 @@ KEEP_ADDRESS_LAYOUTS = True
 KEEP_ACCESS_FIELDS = True
 
 
-def _kept_access(access, lanes: Lanes, active: np.ndarray, active_bytes: bytes, counts) -> AccessResult:
+def _kept_access(access, lanes: Lanes, setting: tuple) -> AccessResult:
     """_access's AccessResult, made in one constructor call: what the address' layout decides
     (pattern, stride, sectors or wavefronts, lanes, requests, note) is the same for every access
     alike in an equal environment under the same mask, so it is kept as the tuple of those fields
-    (by the keys _access keeps the layout with), and the weights come from `counts`."""
-    exec_weight, averaging_weight = counts(access)
+    (by the keys _access keeps the layout with); `setting` is _AccessSettings' answer."""
+    active, active_bytes, exec_weight, averaging_weight = setting
     # (access.address._key is sx.structure_key(access.address), read without the call)
     fields = lanes.kept(("access fields", access.address._key, active_bytes, access.elem_bytes, access.space),
                         lambda: _layout_fields(access, lanes, active, active_bytes))
@@ -238,14 +239,15 @@ def _layout_fields(access, lanes: Lanes, active: np.ndarray, active_bytes: bytes
             result.note)
 
 
-class _AccessWeights:
-    """(exec_weight, averaging_weight) of an access as _access works them out, once per context and
-    count of hoisted loops (what the access' weight_context is made of): the accesses of one
-    statement or block share both, and a hoisted access' weight_context is a new Context each time."""
+class _AccessSettings:
+    """(active slots, their bytes, exec_weight, averaging_weight) of an access, as _access gets them
+    (the mask from _MaskBytes, the weights from ExecWeights), once per context and count of hoisted
+    loops (what the access' mask and weight_context are made of): the accesses of one statement or
+    block share them, and a hoisted access' weight_context is a new Context each time."""
 
-    def __init__(self, weights: ExecWeights):
-        self.weights = weights
-        self.kept: dict = {}    # (id(context), hoisted loops) -> (context, (exec_weight, averaging_weight))
+    def __init__(self, masks: _MaskBytes, weights: ExecWeights):
+        self.masks, self.weights = masks, weights
+        self.kept: dict = {}    # (id(context), hoisted loops) -> (context, the answer)
 
     def __call__(self, access) -> tuple:
         context = access.context
@@ -253,12 +255,13 @@ class _AccessWeights:
         known = self.kept.get(key)
         if known is not None and known[0] is context:
             return known[1]
+        active, active_bytes = self.masks(context)     # (first, as _access's caller asks it)
         weights, weight_context = self.weights, access.weight_context
         numeric, symbolic = weights.weight(weight_context)
         if numeric is not None:
-            answer = _round(numeric), numeric
+            answer = active, active_bytes, _round(numeric), numeric
         else:
-            answer = symbolic, weights.averaging_weight(weight_context)
+            answer = active, active_bytes, symbolic, weights.averaging_weight(weight_context)
         self.kept[key] = (context, answer)
         return answer
 _INDIRECT = "indirect"
