@@ -204,8 +204,9 @@ def _access(access, lanes: Lanes, active: np.ndarray, active_bytes: bytes, weigh
 # with the general path)
 KEEP_ADDRESS_LAYOUTS = True
 # analyze() takes _kept_access instead of _access: the layout's fields (as _with_layout and
-# _warp_requests fill them in) kept per environment with the layout, and each context's weights
-# asked once per kernel (the switch is for tests that compare with the general path)
+# _warp_requests fill them in) kept per environment with the layout, and each context's mask and
+# weights found once per kernel (_AccessSettings; the switch is for tests that compare with the
+# general path)
 KEEP_ACCESS_FIELDS = True
 
 
@@ -264,6 +265,8 @@ class _AccessSettings:
             answer = active, active_bytes, symbolic, weights.averaging_weight(weight_context)
         self.kept[key] = (context, answer)
         return answer
+
+
 _INDIRECT = "indirect"
 
 
