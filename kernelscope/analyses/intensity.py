@@ -63,7 +63,7 @@ class IntensityResult:
 
 
 def analyze(kernel, memory_result, weights: ExecWeights, gpu=None, threads_launched: int | None = None) -> IntensityResult:
-    flops = {p: 0.0 for p in PRECISIONS}
+    flops = dict.fromkeys(PRECISIONS, 0.0)
     special = 0.0
     unknown_flops = []
     executions = weights.executions
@@ -99,31 +99,43 @@ def analyze(kernel, memory_result, weights: ExecWeights, gpu=None, threads_launc
             global_bytes += moved
         elif access.space == "shared":
             shared_bytes += moved
-    result = IntensityResult(flops_per_thread=None)
-    result.flops_by_precision = {p: v for p, v in flops.items() if v}
-    result.special_ops_per_thread = special
-    result.dominant_precision = max(flops, key=flops.get) if any(flops.values()) else "fp32"
+    return _result(flops, special, unknown_flops, global_bytes, unknown_bytes, shared_bytes, gpu, threads_launched)
+
+
+def _result(flops: dict, special: float, unknown_flops: list, global_bytes: float, unknown_bytes: list,
+            shared_bytes: float, gpu, threads_launched: int | None) -> IntensityResult:
+    """The IntensityResult of analyze()'s sums, made in one constructor call (its fields set one by one
+    after a default construction were a tenth of the analysis of a small kernel)."""
+    total = sum(flops.values())
+    symbolic = {}
     if unknown_flops:
-        result.symbolic["flops_per_thread"] = " + ".join([_fmt(sum(flops.values()))] + unknown_flops)
+        symbolic["flops_per_thread"] = " + ".join([_fmt(total)] + unknown_flops)
+        flops_per_thread = None
     else:
-        result.flops_per_thread = sum(flops.values())
+        flops_per_thread = total
     if unknown_bytes:
-        result.symbolic["global_bytes_per_thread"] = " + ".join([_fmt(global_bytes)] + unknown_bytes)
+        symbolic["global_bytes_per_thread"] = " + ".join([_fmt(global_bytes)] + unknown_bytes)
+        global_bytes_per_thread = None
     else:
-        result.global_bytes_per_thread = global_bytes
-    result.shared_bytes_per_thread = shared_bytes
-    if result.flops_per_thread is not None and result.global_bytes_per_thread:
-        result.arithmetic_intensity = result.flops_per_thread / result.global_bytes_per_thread
-    elif result.flops_per_thread is not None and result.global_bytes_per_thread == 0 and result.flops_per_thread > 0:
-        result.arithmetic_intensity = float("inf")
+        global_bytes_per_thread = global_bytes
+    intensity = None
+    if flops_per_thread is not None and global_bytes_per_thread:
+        intensity = flops_per_thread / global_bytes_per_thread
+    elif flops_per_thread is not None and global_bytes_per_thread == 0 and flops_per_thread > 0:
+        intensity = float("inf")
+    total_flops = total_global_bytes = None
+    if threads_launched:
+        if flops_per_thread is not None:
+            total_flops = flops_per_thread * threads_launched
+        if global_bytes_per_thread is not None:
+            total_global_bytes = global_bytes_per_thread * threads_launched
+    result = IntensityResult(flops_per_thread, {p: v for p, v in flops.items() if v}, special,
+                             global_bytes_per_thread, shared_bytes, intensity, None, None, None, None,
+                             threads_launched or None, total_flops, total_global_bytes, symbolic,
+                             max(flops, key=flops.get) if any(flops.values()) else "fp32")
     if gpu is not None:
         _roofline(result, gpu)
-    if threads_launched:
-        result.threads_launched = threads_launched
-        if result.flops_per_thread is not None:
-            result.total_flops = result.flops_per_thread * threads_launched
-        if result.global_bytes_per_thread is not None:
-            result.total_global_bytes = result.global_bytes_per_thread * threads_launched
+    return result
     return result
 
 

@@ -129,8 +129,14 @@ def analyze(kernel, block: BlockShape, bindings: dict | None = None, grid=None,
     lanes = weights.lanes
     result = MemoryResult()
     masks = _MaskBytes(lanes)
-    for access in kernel.accesses:
-        result.accesses.append(_access(access, lanes, *masks(access.context), weights))
+    if KEEP_ACCESS_FIELDS and KEEP_ADDRESS_LAYOUTS:
+        settings = _AccessSettings(masks, weights)
+        append = result.accesses.append
+        for access in kernel.accesses:
+            append(_kept_access(access, lanes, settings(access)))
+    else:
+        for access in kernel.accesses:
+            result.accesses.append(_access(access, lanes, *masks(access.context), weights))
     for branch in kernel.branches:
         # (the mask first, as always: a first judgement of a guard leaves its verdict on the node)
         result.branches.append(_branch(branch, lanes, masks(branch.context)[1]))
@@ -197,6 +203,70 @@ def _access(access, lanes: Lanes, active: np.ndarray, active_bytes: bytes, weigh
 # _access keeps each address's layout answer per environment (the switch is for tests that compare
 # with the general path)
 KEEP_ADDRESS_LAYOUTS = True
+# analyze() takes _kept_access instead of _access: the layout's fields (as _with_layout and
+# _warp_requests fill them in) kept per environment with the layout, and each context's mask and
+# weights found once per kernel (_AccessSettings; the switch is for tests that compare with the
+# general path)
+KEEP_ACCESS_FIELDS = True
+
+
+def _kept_access(access, lanes: Lanes, setting: tuple) -> AccessResult:
+    """_access's AccessResult, made in one constructor call: what the address' layout decides
+    (pattern, stride, sectors or wavefronts, lanes, requests, note) is the same for every access
+    alike in an equal environment under the same mask, so it is kept as the tuple of those fields
+    (by the keys _access keeps the layout with); `setting` is _AccessSettings' answer."""
+    active, active_bytes, exec_weight, averaging_weight = setting
+    # (access.address._key is sx.structure_key(access.address), read without the call)
+    fields = lanes.kept(("access fields", access.address._key, active_bytes, access.elem_bytes, access.space),
+                        lambda: _layout_fields(access, lanes, active, active_bytes))
+    pattern, stride, sectors, ideal, ways, wavefronts, requests, active_lanes, note = fields
+    return AccessResult(access.line, access.column, access.text, access.array, access.space, access.op,
+                        access.elem_bytes, pattern, stride, sectors, ideal, ways, wavefronts, exec_weight,
+                        requests, active_lanes, access.in_function, note, averaging_weight)
+
+
+def _layout_fields(access, lanes: Lanes, active: np.ndarray, active_bytes: bytes) -> tuple:
+    """(pattern, stride_bytes, sectors_per_request, ideal_sectors, bank_ways, wavefronts_per_request,
+    requests_per_block, active_lanes, note) of an AccessResult that _access fills in for this
+    access' address, mask, element size and space: read off such a result, made the way _access
+    makes it (weights aside, which these fields do not read)."""
+    layout = lanes.kept(("address layout", sx.structure_key(access.address), active_bytes, access.elem_bytes,
+                         access.space), lambda: _address_layout(access, lanes, active, active_bytes))
+    result = AccessResult(0, 0, "", "", access.space, access.op, access.elem_bytes, "unknown", None)
+    _, _, result.active_lanes, result.requests_per_block = _warp_requests(active_bytes)
+    result = _with_layout(result, layout, active_bytes)
+    return (result.pattern, result.stride_bytes, result.sectors_per_request, result.ideal_sectors,
+            result.bank_ways, result.wavefronts_per_request, result.requests_per_block, result.active_lanes,
+            result.note)
+
+
+class _AccessSettings:
+    """(active slots, their bytes, exec_weight, averaging_weight) of an access, as _access gets them
+    (the mask from _MaskBytes, the weights from ExecWeights), once per context and count of hoisted
+    loops (what the access' mask and weight_context are made of): the accesses of one statement or
+    block share them, and a hoisted access' weight_context is a new Context each time."""
+
+    def __init__(self, masks: _MaskBytes, weights: ExecWeights):
+        self.masks, self.weights = masks, weights
+        self.kept: dict = {}    # (id(context), hoisted loops) -> (context, the answer)
+
+    def __call__(self, access) -> tuple:
+        context = access.context
+        key = (id(context), access.hoisted_loops)
+        known = self.kept.get(key)
+        if known is not None and known[0] is context:
+            return known[1]
+        active, active_bytes = self.masks(context)     # (first, as _access's caller asks it)
+        weights, weight_context = self.weights, access.weight_context
+        numeric, symbolic = weights.weight(weight_context)
+        if numeric is not None:
+            answer = active, active_bytes, _round(numeric), numeric
+        else:
+            answer = active, active_bytes, symbolic, weights.averaging_weight(weight_context)
+        self.kept[key] = (context, answer)
+        return answer
+
+
 _INDIRECT = "indirect"
 
 

@@ -340,10 +340,11 @@ class Lanes:
 
     def condition(self, expr: sx.Expr) -> np.ndarray | None:
         """condition_values(expr, env, slots), once per condition."""
-        env = self.env
-        unbound = [name for name in sx.free_names(expr) if name not in env]
+        # (the names env lacks, found in C: a frozenset's difference with a dict looks each name up
+        # with its kept hash; only their number matters below unless there are several)
+        unbound = sx.free_names(expr).difference(self.env)
         if len(unbound) > 1:
-            unbound.sort()           # (what condition_values judges with, in order)
+            unbound = sorted(unbound)    # (what condition_values judges with, in order)
             verdict = getattr(expr, "_decided_by_stand_ins", None)
             if verdict is not None and verdict[0] == tuple(unbound):
                 # judged before, maybe in another environment: _decided_by_stand_ins keeps the
