@@ -136,7 +136,6 @@ def _result(flops: dict, special: float, unknown_flops: list, global_bytes: floa
     if gpu is not None:
         _roofline(result, gpu)
     return result
-    return result
 
 
 # analyze() asks a run of sites or accesses with one context for its count once (the switch is for
