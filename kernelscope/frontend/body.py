@@ -29,6 +29,7 @@ BUILTIN_INDEX = {"threadIdx", "blockIdx", "blockDim", "gridDim"}
 _BUILTIN_FIELDS = {f"{base}.{axis}": (base, f"{base}.{axis}") for base in BUILTIN_INDEX for axis in "xyz"}
 _ARITHMETIC = frozenset(("+", "-", "*", "/", "%"))
 _COUNTED = frozenset(("+", "-", "*", "/"))          # the operations _arith counts as FLOPs
+_FLOP_KINDS = {"+": "add", "-": "add", "*": "mul", "/": "div"}     # (the Arith op of each)
 _COMPARISONS = frozenset(("<", ">", "<=", ">=", "==", "!=", "&&", "||"))
 # a binary expression's operator tokens written as symbols (`and`, `bitor` and the like are read from the tree)
 _OPERATOR_TOKENS = frozenset(("+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^", "<", ">", "<=", ">=", "==", "!=",
@@ -394,13 +395,15 @@ class Walker:
         self.statement(consequence)
         self.conditions.pop()
         after_then = self.env
-        self.env = dict(before)
         if has_else:
+            self.env = dict(before)
             self.conditions.append(Condition(condition.expr, line, negated=True, exclusive=True))
             for child in alternative.named_children:
                 self.statement(child)
             self.conditions.pop()
-        after_else = self.env
+            after_else = self.env
+        else:
+            after_else = before     # (nothing runs on it: no copy, and _merge knows it unchanged)
         self.env = _merge(condition.expr, after_then, after_else, before)
         then_exits = _always_exits(consequence)
         else_exits = alternative is not None and all(_always_exits(c) for c in alternative.named_children)
@@ -1337,8 +1340,7 @@ class Walker:
             cost = math_costs.division_flops(precision, _constant_value(left), _constant_value(right))
             self._flop(node, "div", precision, cost)
             return
-        op = {"+": "add", "-": "add", "*": "mul", "/": "div"}[operator]
-        self._flop(node, op, precision, 1)
+        self._flop(node, _FLOP_KINDS[operator], precision, 1)
 
     def _flop(self, node, op: str, precision: str, flops: int) -> None:
         if self.record:
@@ -1823,6 +1825,15 @@ def _merge(condition: sx.Expr, then_env: dict, else_env: dict, before: dict) -> 
     # (each branch's names read from its own dict, without the two sets and their union that
     # one loop over every name would need)
     merged = dict(before)
+    if else_env is before:
+        # An `if` without `else` (most of them): merged holds every name of the else branch with
+        # its value already, so the loop over the else branch adds nothing and a name the then
+        # branch left alone needs no store (tests/test_walkfast8_merge.py).
+        for name, a in then_env.items():
+            b = before.get(name)
+            if a is not b:
+                merged[name] = _merged_value(condition, a, b)
+        return merged
     for name, b in else_env.items():
         if b is not None and name not in then_env:
             merged[name] = b
@@ -1832,14 +1843,17 @@ def _merge(condition: sx.Expr, then_env: dict, else_env: dict, before: dict) -> 
             if a is not None:
                 merged[name] = a
             continue
-        if a is None or b is None:
-            merged[name] = a or b
-            continue
-        if a.pointer is not None or b.pointer is not None:
-            merged[name] = a if a.pointer is not None else b
-            continue
-        merged[name] = Value(sx.Select(condition, a.expr, b.expr), a.ctype or b.ctype, None, a.dims)
+        merged[name] = _merged_value(condition, a, b)
     return merged
+
+
+def _merged_value(condition: sx.Expr, a: Value | None, b: Value | None) -> Value | None:
+    """What a name holds after an `if` whose branches left it `a` and `b` (not the same)."""
+    if a is None or b is None:
+        return a or b
+    if a.pointer is not None or b.pointer is not None:
+        return a if a.pointer is not None else b
+    return Value(sx.Select(condition, a.expr, b.expr), a.ctype or b.ctype, None, a.dims)
 
 
 def _updates(walker, node, var: str) -> bool:
