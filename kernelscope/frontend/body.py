@@ -265,8 +265,10 @@ class Walker:
 
     def stmt_declaration(self, node) -> None:
         type_node = node.child_by_field_id(FIELD.type)
-        base_type = normalise_type(self._node_text(type_node)) if type_node is not None else "int"
         source = self._source
+        # (slices of the parsed text, as _node_text makes them, without its call: asked for every
+        # declaration, declarator and assignment)
+        base_type = normalise_type(source[type_node.start_byte:type_node.end_byte]) if type_node is not None else "int"
         start, end = node.start_byte, node.end_byte
         if source.find("__shared__", start, end) < 0 and source.find("extern", start, end) < 0:
             is_shared = is_extern = False       # (most declarations: the qualifiers' text is not there)
@@ -361,7 +363,7 @@ class Walker:
         while node is not None:
             kind = node.kind_id
             if kind in _NAME_KINDS:
-                return self._node_text(node), pointer_depth, dims
+                return self._source[node.start_byte:node.end_byte], pointer_depth, dims
             if kind in _POINTER_DECLARATOR_KINDS:
                 pointer_depth += 1
                 node = node.child_by_field_id(FIELD.declarator)
@@ -894,7 +896,8 @@ class Walker:
         return self._assign(node, argument, "+=" if operator == "++" else "-=", delta, depth)
 
     def expr_assignment_expression(self, node, depth, whole_struct=False) -> Value:
-        operator = self._node_text(node.child_by_field_id(FIELD.operator))
+        operator_node = node.child_by_field_id(FIELD.operator)
+        operator = self._source[operator_node.start_byte:operator_node.end_byte] if operator_node is not None else ""
         right_node = node.child_by_field_id(FIELD.right)
         right = self.expression(right_node, depth, whole_struct=True)
         return self._assign(node, node.child_by_field_id(FIELD.left), operator, right, depth)
@@ -1245,7 +1248,15 @@ class Walker:
         if kind in _PARENTHESIZED_KINDS and node.named_child_count:
             return self.lvalue(_last_named_child(node))
         if kind in _SUBSCRIPT_KINDS:
-            base = self.expression(node.child_by_field_id(FIELD.argument))
+            argument = node.child_by_field_id(FIELD.argument)
+            if argument is not None and argument.kind_id in _SUBSCRIPT_BASE_NAMES:
+                # the array's name (most subscripts): what `expression` gives for it, read as
+                # _operand reads a name, without the two calls (tests/test_walkfast8_subscript_base.py)
+                base = self.env.get(self._source[argument.start_byte:argument.end_byte])
+                if base is None or base.location is not None:
+                    base = self.expr_identifier(argument, 1)
+            else:
+                base = self.expression(argument)
             indices = node.child_by_field_id(FIELD.indices)
             index_node = _first_named_child(indices) if indices is not None else None
             if index_node is None:
@@ -1388,6 +1399,7 @@ _KIND_SETS = {
     "_OPERAND_PARENTHESES": ("parenthesized_expression",),   # those _operand sees through (a test empties it)
     "_OPERAND_FIELDS": ("field_expression",),     # those _operand reads builtins of (a test empties it)
     "_SUBSCRIPT_KINDS": ("subscript_expression",),
+    "_SUBSCRIPT_BASE_NAMES": ("identifier",),     # the array names lvalue reads itself (a test empties it)
     "_POINTER_EXPRESSION_KINDS": ("pointer_expression",),
     "_NAME_KINDS": ("identifier", "field_identifier"),
     "_POINTER_DECLARATOR_KINDS": ("pointer_declarator",),
