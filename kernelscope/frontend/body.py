@@ -29,6 +29,7 @@ BUILTIN_INDEX = {"threadIdx", "blockIdx", "blockDim", "gridDim"}
 _BUILTIN_FIELDS = {f"{base}.{axis}": (base, f"{base}.{axis}") for base in BUILTIN_INDEX for axis in "xyz"}
 _ARITHMETIC = frozenset(("+", "-", "*", "/", "%"))
 _COUNTED = frozenset(("+", "-", "*", "/"))          # the operations _arith counts as FLOPs
+_FLOP_KINDS = {"+": "add", "-": "add", "*": "mul", "/": "div"}     # (the Arith op of each)
 _COMPARISONS = frozenset(("<", ">", "<=", ">=", "==", "!=", "&&", "||"))
 # a binary expression's operator tokens written as symbols (`and`, `bitor` and the like are read from the tree)
 _OPERATOR_TOKENS = frozenset(("+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^", "<", ">", "<=", ">=", "==", "!=",
@@ -264,8 +265,10 @@ class Walker:
 
     def stmt_declaration(self, node) -> None:
         type_node = node.child_by_field_id(FIELD.type)
-        base_type = normalise_type(self._node_text(type_node)) if type_node is not None else "int"
         source = self._source
+        # (slices of the parsed text, as _node_text makes them, without its call: asked for every
+        # declaration, declarator and assignment)
+        base_type = normalise_type(source[type_node.start_byte:type_node.end_byte]) if type_node is not None else "int"
         start, end = node.start_byte, node.end_byte
         if source.find("__shared__", start, end) < 0 and source.find("extern", start, end) < 0:
             is_shared = is_extern = False       # (most declarations: the qualifiers' text is not there)
@@ -360,7 +363,7 @@ class Walker:
         while node is not None:
             kind = node.kind_id
             if kind in _NAME_KINDS:
-                return self._node_text(node), pointer_depth, dims
+                return self._source[node.start_byte:node.end_byte], pointer_depth, dims
             if kind in _POINTER_DECLARATOR_KINDS:
                 pointer_depth += 1
                 node = node.child_by_field_id(FIELD.declarator)
@@ -394,13 +397,15 @@ class Walker:
         self.statement(consequence)
         self.conditions.pop()
         after_then = self.env
-        self.env = dict(before)
         if has_else:
+            self.env = dict(before)
             self.conditions.append(Condition(condition.expr, line, negated=True, exclusive=True))
             for child in alternative.named_children:
                 self.statement(child)
             self.conditions.pop()
-        after_else = self.env
+            after_else = self.env
+        else:
+            after_else = before     # (nothing runs on it: no copy, and _merge knows it unchanged)
         self.env = _merge(condition.expr, after_then, after_else, before)
         then_exits = _always_exits(consequence)
         else_exits = alternative is not None and all(_always_exits(c) for c in alternative.named_children)
@@ -891,7 +896,8 @@ class Walker:
         return self._assign(node, argument, "+=" if operator == "++" else "-=", delta, depth)
 
     def expr_assignment_expression(self, node, depth, whole_struct=False) -> Value:
-        operator = self._node_text(node.child_by_field_id(FIELD.operator))
+        operator_node = node.child_by_field_id(FIELD.operator)
+        operator = self._source[operator_node.start_byte:operator_node.end_byte] if operator_node is not None else ""
         right_node = node.child_by_field_id(FIELD.right)
         right = self.expression(right_node, depth, whole_struct=True)
         return self._assign(node, node.child_by_field_id(FIELD.left), operator, right, depth)
@@ -1242,7 +1248,15 @@ class Walker:
         if kind in _PARENTHESIZED_KINDS and node.named_child_count:
             return self.lvalue(_last_named_child(node))
         if kind in _SUBSCRIPT_KINDS:
-            base = self.expression(node.child_by_field_id(FIELD.argument))
+            argument = node.child_by_field_id(FIELD.argument)
+            if argument is not None and argument.kind_id in _SUBSCRIPT_BASE_NAMES:
+                # the array's name (most subscripts): what `expression` gives for it, read as
+                # _operand reads a name, without the two calls (tests/test_walkfast8_subscript_base.py)
+                base = self.env.get(self._source[argument.start_byte:argument.end_byte])
+                if base is None or base.location is not None:
+                    base = self.expr_identifier(argument, 1)
+            else:
+                base = self.expression(argument)
             indices = node.child_by_field_id(FIELD.indices)
             index_node = _first_named_child(indices) if indices is not None else None
             if index_node is None:
@@ -1337,8 +1351,7 @@ class Walker:
             cost = math_costs.division_flops(precision, _constant_value(left), _constant_value(right))
             self._flop(node, "div", precision, cost)
             return
-        op = {"+": "add", "-": "add", "*": "mul", "/": "div"}[operator]
-        self._flop(node, op, precision, 1)
+        self._flop(node, _FLOP_KINDS[operator], precision, 1)
 
     def _flop(self, node, op: str, precision: str, flops: int) -> None:
         if self.record:
@@ -1386,6 +1399,7 @@ _KIND_SETS = {
     "_OPERAND_PARENTHESES": ("parenthesized_expression",),   # those _operand sees through (a test empties it)
     "_OPERAND_FIELDS": ("field_expression",),     # those _operand reads builtins of (a test empties it)
     "_SUBSCRIPT_KINDS": ("subscript_expression",),
+    "_SUBSCRIPT_BASE_NAMES": ("identifier",),     # the array names lvalue reads itself (a test empties it)
     "_POINTER_EXPRESSION_KINDS": ("pointer_expression",),
     "_NAME_KINDS": ("identifier", "field_identifier"),
     "_POINTER_DECLARATOR_KINDS": ("pointer_declarator",),
@@ -1823,6 +1837,15 @@ def _merge(condition: sx.Expr, then_env: dict, else_env: dict, before: dict) -> 
     # (each branch's names read from its own dict, without the two sets and their union that
     # one loop over every name would need)
     merged = dict(before)
+    if else_env is before:
+        # An `if` without `else` (most of them): merged holds every name of the else branch with
+        # its value already, so the loop over the else branch adds nothing and a name the then
+        # branch left alone needs no store (tests/test_walkfast8_merge.py).
+        for name, a in then_env.items():
+            b = before.get(name)
+            if a is not b:
+                merged[name] = _merged_value(condition, a, b)
+        return merged
     for name, b in else_env.items():
         if b is not None and name not in then_env:
             merged[name] = b
@@ -1832,14 +1855,17 @@ def _merge(condition: sx.Expr, then_env: dict, else_env: dict, before: dict) -> 
             if a is not None:
                 merged[name] = a
             continue
-        if a is None or b is None:
-            merged[name] = a or b
-            continue
-        if a.pointer is not None or b.pointer is not None:
-            merged[name] = a if a.pointer is not None else b
-            continue
-        merged[name] = Value(sx.Select(condition, a.expr, b.expr), a.ctype or b.ctype, None, a.dims)
+        merged[name] = _merged_value(condition, a, b)
     return merged
+
+
+def _merged_value(condition: sx.Expr, a: Value | None, b: Value | None) -> Value | None:
+    """What a name holds after an `if` whose branches left it `a` and `b` (not the same)."""
+    if a is None or b is None:
+        return a or b
+    if a.pointer is not None or b.pointer is not None:
+        return a if a.pointer is not None else b
+    return Value(sx.Select(condition, a.expr, b.expr), a.ctype or b.ctype, None, a.dims)
 
 
 def _updates(walker, node, var: str) -> bool:

@@ -652,6 +652,7 @@ def _kernel(unit: FileUnit, node, launch_bounds, instantiations: dict, launches:
     params = [p for p in (parameter_list.named_children if parameter_list is not None else [])
               if p.type == "parameter_declaration"]
     known_shapes = _parameter_shapes(unit)
+    known_values = _parameter_values(unit)
     # (what a parameter's text says is read once; its sizes twice for a template kernel, before
     # and after its type parameters are bound)
     shapes = [_param_shape(unit, p, known_shapes) for p in params]
@@ -664,7 +665,7 @@ def _kernel(unit: FileUnit, node, launch_bounds, instantiations: dict, launches:
         if record is None:
             continue
         kernel.params.append(record)
-        env[record.name] = _param_value(record)
+        env[record.name] = _param_value(record, known_values)
     scope = Scope()
     walker = Walker(unit, scope, env)
     walker.current_function = name
@@ -748,22 +749,41 @@ def _parameter_shapes(unit: FileUnit) -> dict:
     lives for one file): a parameter's text -> _plain_param_shape(text), which depends on the text
     alone. Kernels of one file mostly take the same few (`float* a`, `int n`; about half of the
     parameters of the real programs and three quarters of the hand-written kernels repeat one of an
-    earlier kernel of their file). (Sharing the Values a kernel's walk starts its parameters with,
-    too, was tried and undone: it saved 1.1 M instructions of the walk over the hand-written
-    kernels, about 0.2% of the realistic file; see docs/speed.md, session of 2026-12-04, third.)"""
+    earlier kernel of their file). The Values a kernel's walk starts its parameters with are shared
+    too (see _parameter_values)."""
     shapes = getattr(unit, "parameter_shapes", None)
     if shapes is None:
         shapes = unit.parameter_shapes = {}
     return shapes
 
 
-def _param_value(record: Param) -> Value:
+def _parameter_values(unit: FileUnit) -> dict:
+    """The Values a file's kernels start their parameters with (see _param_value), made at its first
+    kernel: (name, type name, pointer?) -> Value. Values and Pointers never change once built, so
+    the kernels of a file that take the same parameter start it with one Value. (Undone once for
+    a rise of the sync phase that was where a garbage collection fell: with the collector off,
+    sync distinct 164.8 / real 235.8 M without and 164.9 / 235.7 M with the sharing.)"""
+    values = getattr(unit, "parameter_values", None)
+    if values is None:
+        values = unit.parameter_values = {}
+    return values
+
+
+def _param_value(record: Param, known: dict | None = None) -> Value:
     """The Value a kernel's walk starts parameter `record` with: a pointer at offset 0 of its own
-    global allocation, or the parameter's name."""
-    if record.is_pointer:
-        zero = sx.shared_const(0)       # (one Const for the file's every pointer: they never change)
-        return Value(zero, record.type_name + "*", Pointer(record.name, "global", zero, record.type_name))
-    return Value(sx.shared_sym(record.name), record.type_name)
+    global allocation, or the parameter's name. `known` keeps them by what they are built from
+    (see _parameter_values)."""
+    key = (record.name, record.type_name, record.is_pointer)
+    value = known.get(key) if known is not None else None
+    if value is None:
+        if record.is_pointer:
+            zero = sx.shared_const(0)       # (one Const for the file's every pointer: they never change)
+            value = Value(zero, record.type_name + "*", Pointer(record.name, "global", zero, record.type_name))
+        else:
+            value = Value(sx.shared_sym(record.name), record.type_name)
+        if known is not None:
+            known[key] = value
+    return value
 
 
 def _param_shape(unit: FileUnit, param, known_shapes: dict | None = None) -> tuple | None:
