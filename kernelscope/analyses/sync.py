@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from dataclasses import field
 from itertools import accumulate, product
-from operator import attrgetter, is_
+from operator import attrgetter
 
 import numpy as np
 
@@ -85,8 +85,6 @@ BLOCK_ROWS = True        # ... and those kept for comparing blocks have their fo
 NO_MEETING_FIRST = True  # block pairs whose accesses' word ranges do not meet are told so by their whole ranges
                          # or in one reduction
 REUSE_SCREENS = True     # a batch screened again with equal rows (a later block's) takes the screens found before
-TRANSLATED_INTERVALS = True   # a later block's interval that is the first block's moved by whole words is not checked
-MAX_KEPT_INSTANCES = 4096     # ... the first block's instances kept for that at most
 
 
 
@@ -974,10 +972,6 @@ class Findings:
         self.barrier_needed: dict = {}     # (line, column) -> bool, over all its executions
         self.loop_trips: dict = {}         # id(loop) -> most iterations executed (0: not computable)
         self.inexact: list = []
-        # the intervals the first block run closed, in order: (instances, the barrier closing it); an
-        # entry is None past MAX_KEPT_INSTANCES (see `BlockRun.translation`). None: not kept (one block)
-        self.first_intervals: list | None = None
-        self.matching: _IntervalMatch | None = None    # the side of it of the block run in progress
         self.unknown_addresses: set = set()   # id(access) of accesses whose unknown address was noted
         # shared between the instances of all blocks (None: each instance computes its own)
         self.footprints = Footprints() if SHARE_FOOTPRINTS else None
@@ -1029,17 +1023,6 @@ def _block_start(size: int) -> tuple:
     return start
 
 
-class _IntervalMatch:
-    """A block run's side of `BlockRun.translation` (`Findings.matching` while it runs)."""
-    __slots__ = ("first_run", "closed", "kept", "previous")
-
-    def __init__(self, first_run: bool):
-        self.first_run = first_run      # the run keeps its intervals for the later ones
-        self.closed = 0                 # intervals closed so far
-        self.kept = 0                   # instances kept so far (the first run)
-        self.previous: dict | None = None   # `translation` of the interval before the last barrier
-
-
 class BlockRun:
     """Executes the loop tree for all threads of one block."""
 
@@ -1075,10 +1058,6 @@ class BlockRun:
         self.ahead_memo: Memo | None = None   # the memo of `run_nest_batched`'s look-ahead
         self.unshared = _NOTHING          # (memory, array) pairs the next interval closed is known not to
                                           # share a word in (see `interval_screens`)
-        # the first run keeps its intervals where blocks follow; a later one compares its own with
-        # them (`translation`). (Kept on the findings, not the run: a run has 29 attributes, and
-        # CPython 3.11 reads those of an instance with more than about 30 the slow way.)
-        findings.matching = _IntervalMatch(findings.first_intervals is not None and not findings.block_footprints)
 
     # -- walking ---------------------------------------------------------------------------------
     def run(self) -> None:
@@ -2116,9 +2095,8 @@ class BlockRun:
     # -- intervals -------------------------------------------------------------------------------
     def close_interval(self, barrier) -> None:
         current = self.interval
-        offsets = self.translation(current, barrier)
         # a race needs a write: most intervals have none in one of the two spaces
-        written = {i.access.space for i in current if i.writes} if offsets is None else _NOTHING
+        written = {i.access.space for i in current if i.writes}
         for memory, races in (("shared", self.found.races), ("global", self.found.global_races)):
             if memory in written:
                 unshared = frozenset(array for space, array in self.unshared if space == memory) \
@@ -2129,124 +2107,16 @@ class BlockRun:
             before, between = self.previous
             key = (between.line, between.column)
             # needed once is needed for good: a barrier in a loop is not checked again each iteration
-            if not self.found.barrier_needed.get(key, False) and \
-                    not _same_translation(self.found.matching.previous, offsets):
+            if not self.found.barrier_needed.get(key, False):
                 self.found.barrier_needed[key] = between.kind in VALUE_BARRIERS or \
                     _hazard_across(before, current, self.space)
         self.previous = (current, barrier) if barrier is not None else None
-        self.found.matching.previous = offsets
         self.unshared = _NOTHING
         self.interval = []
         self.unknown_in_interval = set()
 
-    def translation(self, current: list, barrier) -> dict | None:
-        """For a later block's interval (the `closed`-th): array -> how many bytes its addresses lie
-        beyond those of the first block's interval of the same number, when that interval is this
-        one moved by whole words (see `_translation`); None otherwise. The first run keeps its
-        intervals for this.
-
-        Every race and hazard check compares words (addresses divided by a word size of 4 bytes or
-        less, `_granule`) of one array and which threads touch them, in which epochs: moving an array's
-        addresses by whole words moves all its words alike and changes none of those answers. So
-        the races such an interval holds are the first block's, recorded already, and the hazard
-        across a barrier between two such intervals (the same barrier, each array moved alike) is
-        the first block's there, which was checked unless the barrier was needed already (and then
-        is checked no more)."""
-        seen = self.found.first_intervals
-        if seen is None:
-            return None
-        matching = self.found.matching
-        number = matching.closed
-        matching.closed += 1
-        if matching.first_run:
-            matching.kept += len(current)
-            seen.append((current, barrier) if matching.kept <= MAX_KEPT_INSTANCES else None)
-            return None
-        if number >= len(seen) or seen[number] is None:
-            return None
-        first, first_barrier = seen[number]
-        if (first_barrier is None) != (barrier is None) or \
-                barrier is not None and (first_barrier.line, first_barrier.column) != (barrier.line, barrier.column):
-            return None
-        return _translation(first, current)
-
 
 # ------------------------------------------------------------------------------------- pair checks
-
-def _translation(first: list, later: list) -> dict | None:
-    """array -> the bytes by which the addresses of the instances in `later` lie beyond those of the
-    instances in `first`, when both list the same accesses in the same order, made by the same
-    threads in the same epochs (and equally certain), each array's addresses all moved by one
-    multiple of every word size its accesses are compared in (an address array that is the same
-    object on both sides, or unknown on both, moves by 0); None otherwise. Asked of whole intervals
-    at once: a batch's interval holds a row per trip, and numpy calls per row cost more than the
-    race checks this saves."""
-    if len(first) != len(later) or not all(map(is_, map(_ACCESS, first), map(_ACCESS, later))) or \
-            list(map(_CERTAIN, first)) != list(map(_CERTAIN, later)) or \
-            not all(_same_values(list(map(field, first)), list(map(field, later))) for field in _THREADS_AND_EPOCHS):
-        return None
-    offsets: dict = {}
-    moved: dict = {}        # array -> (element sizes, first addresses, later addresses) where not the same object
-    for access, a, b in zip(map(_ACCESS, later), map(_ADDRESSES, first), map(_ADDRESSES, later)):
-        if a is b:
-            offsets[access.array] = 0
-            continue
-        if a is None or b is None or a.shape != b.shape:
-            return None
-        group = moved.get(access.array)
-        if group is None:
-            group = moved[access.array] = ([], [], [])
-        group[0].append(access.elem_bytes)
-        group[1].append(a)
-        group[2].append(b)
-    for array, (sizes, xs, ys) in moved.items():
-        offset = _one_offset(xs, ys)
-        # (the checks divide an array's addresses by the word of one of its accesses: each must divide it)
-        if offset is None or offsets.get(array, offset) != offset or \
-                any(offset % min(4, size or 4) for size in set(sizes)):
-            return None
-        offsets[array] = offset
-    return offsets
-
-
-_ACCESS = attrgetter("access")
-_ADDRESSES = attrgetter("addresses")
-_CERTAIN = attrgetter("certain")
-_THREADS_AND_EPOCHS = (attrgetter("mask"), attrgetter("epochs"), attrgetter("tile_epochs"), attrgetter("tile_width"))
-
-
-def _one_offset(xs: list, ys: list) -> int | None:
-    """The one difference between every address of `ys` and the one of `xs` in its place (arrays of
-    equal shapes, pairwise), or None when there is more than one."""
-    try:
-        difference = np.concatenate(ys) - np.concatenate(xs)
-    except ValueError:      # (0-d arrays do not concatenate)
-        difference = np.concatenate([y.reshape(-1) - x.reshape(-1) for x, y in zip(xs, ys)])
-    if not difference.size:
-        return 0
-    first = difference[0]
-    return int(first) if (difference == first).all() else None
-
-
-def _same_values(xs: list, ys: list) -> bool:
-    """Whether each array (or None) of `xs` holds the same values as the one of `ys` beside it: the
-    same objects, usually; the others compared in one step where they are all rows."""
-    if all(map(is_, xs, ys)):
-        return True
-    pairs = [(x, y) for x, y in zip(xs, ys) if x is not y]
-    if any(x is None or y is None or x.shape != y.shape for x, y in pairs):
-        return False
-    if len(pairs) > 1 and all(x.ndim == 1 for x, _ in pairs):
-        return bool((np.concatenate([x for x, _ in pairs]) == np.concatenate([y for _, y in pairs])).all())
-    return all(_equal(x, y) for x, y in pairs)
-
-
-def _same_translation(offsets: dict | None, later: dict | None) -> bool:
-    """Whether two intervals' `_translation`s move the arrays they both hold alike (False when one
-    of them is not a translation)."""
-    if offsets is None or later is None:
-        return False
-    return all(later.get(array, offset) == offset for array, offset in offsets.items())
 
 def races_within(instances: list[Instance], space: ThreadSpace, memory: str = "shared", recorded=(),
                  unshared=frozenset()):
@@ -3132,8 +3002,6 @@ def analyze(kernel, block=(256, 1, 1), bindings: dict | None = None, grid=None,
     atomic_calls = {(c.line, c.column): c for c in kernel.calls if c.name.startswith("atomic")}
     granules = _granules(kernel) if not block_assumed else None    # (None: blocks are not compared)
     memo = Memo(varying_names(tree))
-    if TRANSLATED_INTERVALS and len(blocks) > 1:
-        found.first_intervals = []
     for index in blocks:
         env = {**base_env, "blockIdx.x": index[0], "blockIdx.y": index[1], "blockIdx.z": index[2]}
         BlockRun(tree, space, env, exit_lines, shapes, found, atomic_calls, granules, memo).run()
