@@ -33,7 +33,7 @@ def test_the_synchronization_checks_declare_their_fields():
 
 def test_check_kernel_finds_what_every_check_finds(kernels, monkeypatch):
     fast = [_found(facts) for facts in kernels]
-    monkeypatch.setattr(rules, "SKIP_EMPTY_SYNC_FIELDS", False)
+    monkeypatch.setattr(rules, "SKIP_EMPTY_INPUTS", False)
     assert fast == [_found(facts) for facts in kernels]
     # every skipped check has findings somewhere, so a wrong field would show above
     codes = {d["rule"] for found in fast for d, _ in found}
@@ -43,7 +43,7 @@ def test_check_kernel_finds_what_every_check_finds(kernels, monkeypatch):
 def test_without_a_sync_result_the_checks_find_nothing_either(kernels, monkeypatch):
     facts = [dataclasses.replace(k, sync=None) for k in kernels if k.sync is not None][:80]
     fast = [_found(f) for f in facts]
-    monkeypatch.setattr(rules, "SKIP_EMPTY_SYNC_FIELDS", False)
+    monkeypatch.setattr(rules, "SKIP_EMPTY_INPUTS", False)
     assert fast == [_found(f) for f in facts]
 
 

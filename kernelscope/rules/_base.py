@@ -24,6 +24,9 @@ from kernelscope.model import SEVERITIES, Diagnostic
 
 SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead")
 
+# The parts of a kernel's facts (`KernelResult` attributes) that a rule's `reads_only` may name.
+KERNEL_PARTS = ("memory", "kernel", "sync")
+
 _HEADING = re.compile(r"^## (.+?)\s*$", re.MULTILINE)
 _CODE = re.compile(r"^KS\d{3}$")
 _NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -37,6 +40,10 @@ class Rule:
     # The field of the kernel's SyncResult whose entries are all the check reports from, if any:
     # check_kernel skips the check where that field is empty (most kernels have no race, ...).
     sync_field: ClassVar[str | None] = None
+    # The same for other kernel facts: (part, field) with part one of KERNEL_PARTS, e.g. ("memory",
+    # "branches"); check_kernel skips the check where that part is None or its field is empty.
+    # Set from sync_field for the synchronization rules.
+    reads_only: ClassVar[tuple | None] = None
     # Filled in from the docstring by __init_subclass__.
     doc: ClassVar[str]
     sections: ClassVar[dict]
@@ -58,6 +65,10 @@ class Rule:
         if cls.scope not in ("kernel", "file"):
             raise TypeError(f"{cls.code}: scope {cls.scope!r} is not 'kernel' or 'file'")
         cls.has_check = "check" in cls.__dict__
+        if cls.sync_field is not None:
+            cls.reads_only = ("sync", cls.sync_field)
+        if cls.reads_only is not None and cls.reads_only[0] not in KERNEL_PARTS:
+            raise TypeError(f"{cls.code}: reads_only names {cls.reads_only[0]!r}, not one of {KERNEL_PARTS}")
 
     def __init__(self):
         raise TypeError("rules are declarations; use the class itself")

@@ -188,6 +188,7 @@ class LocalMemoryArray(Rule):
     code = "KS104"
     name = "local-memory-array"
     severity = "info"
+    reads_only = ("kernel", "dynamic_local_accesses")
 
     @classmethod
     def check(cls, facts):
@@ -235,6 +236,7 @@ class DivergentBranchInLoop(Rule):
     code = "KS111"
     name = "divergent-branch-in-loop"
     severity = "info"
+    reads_only = ("memory", "branches")
 
     @classmethod
     def check(cls, facts):
@@ -273,6 +275,7 @@ class DivergentBranch(Rule):
     code = "KS112"
     name = "divergent-branch"
     severity = "info"
+    reads_only = ("memory", "branches")
 
     @classmethod
     def check(cls, facts):

@@ -82,11 +82,21 @@ class MissingRestrict(Rule):
 
     @classmethod
     def check(cls, facts):
-        # several pointer parameters, some written, none __restrict__
+        # several pointer parameters, some written, none __restrict__ (plain loops, no generator
+        # expressions: this runs for every kernel)
         kernel = facts.kernel
-        pointers = [p for p in kernel.params if p.is_pointer]
-        if len(pointers) < 2 or any(p.is_restrict for p in pointers) or \
-                not any(a.space == "global" and a.op != "load" for a in kernel.accesses):
+        pointers = 0
+        for param in kernel.params:
+            if param.is_pointer:
+                if param.is_restrict:
+                    return
+                pointers += 1
+        if pointers < 2:
+            return
+        for access in kernel.accesses:
+            if access.space == "global" and access.op != "load":
+                break
+        else:
             return
         yield cls.finding(facts.path, kernel.line, kernel.column,
                           f"pointer parameters of {kernel.name} are not __restrict__; if they never alias, "
@@ -131,19 +141,22 @@ class UncachedReadonly(Rule):
     def check(cls, facts):
         # pointer parameters only read, read inside loops (reused), neither const __restrict__ nor __ldg
         kernel = facts.kernel
-        by_array: dict = {}      # global accesses of each array, in order: one pass, not one per parameter
+        # one pass over the accesses, not one per parameter: each array's first global access inside
+        # a loop, and the arrays that some global access writes, updates atomically or reads by __ldg
+        first_in_loop: dict = {}
+        not_plain_reads = set()
         for access in kernel.accesses:
             if access.space == "global":
-                by_array.setdefault(access.array, []).append(access)
+                if access.op != "load" or access.cached:
+                    not_plain_reads.add(access.array)
+                elif access.array not in first_in_loop and access.context.loops:
+                    first_in_loop[access.array] = access
         for param in kernel.params:
-            if not param.is_pointer or (param.is_const and param.is_restrict):
+            if not param.is_pointer or (param.is_const and param.is_restrict) or param.name in not_plain_reads:
                 continue
-            accesses = by_array.get(param.name)
-            if not accesses or any(a.op != "load" or a.cached for a in accesses):
-                continue
-            reused = [a for a in accesses if a.context.loops]
-            if reused:
-                yield cls.finding(facts.path, reused[0].line, reused[0].column,
+            reused = first_in_loop.get(param.name)
+            if reused is not None:
+                yield cls.finding(facts.path, reused.line, reused.column,
                                   f"`{param.name}` is only read, and read again in a loop, but is not "
                                   "`const ... __restrict__` (nor loaded with __ldg): it misses the read-only cache",
                                   kernel.name)

@@ -34,7 +34,9 @@ class LowOccupancy(Rule):
 
     @classmethod
     def check(cls, facts):
-        from kernelscope.analyses import occupancy
+        # imported here to keep `import kernelscope.rules` light; this form skips importlib's
+        # Python-level _handle_fromlist that `from kernelscope.analyses import occupancy` runs per kernel
+        import kernelscope.analyses.occupancy as occupancy
 
         result = facts.occupancy
         if result is None or result.limiter in _LAUNCH_FAILS or result.theoretical_occupancy >= occupancy.LOW_OCCUPANCY:
