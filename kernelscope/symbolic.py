@@ -749,13 +749,31 @@ def shared_binary(op: str, left: Expr, right: Expr) -> Binary:
 _SHAREABLE = _FOLDLESS | {Const}     # the operand classes whose structure key tells them apart
 
 
+# The constant operands that binary() folds away with the operator, on the right and on the left:
+# `x + 0`, `x - 0`, `x * 1`, `x * 0`, `x / 1`, `x >> 0`; `0 + x`, `1 * x`, `0 * x`.
+_RIGHT_FOLDS = {"+": (0,), "-": (0,), "*": (0, 1), "/": (1,), ">>": (0,)}
+_LEFT_FOLDS = {"+": (0,), "*": (0, 1)}
+
+
 def binary(op: str, left, right) -> Expr:
     # (class tests written out rather than calls of as_expr or _is_const: the front end calls this
     # for nearly every operator it reads)
-    if left.__class__ in _FOLDLESS and right.__class__ in _FOLDLESS:
-        # nothing to fold or simplify (most calls): shared_binary, its lookup written out
-        node = _BINARY_NODES.get((op, left._key, right._key))
+    left_class, right_class = left.__class__, right.__class__
+    if left_class in _FOLDLESS:
+        if right_class in _FOLDLESS or right_class is Const and right.value not in _RIGHT_FOLDS.get(op, ()):
+            # nothing to fold or simplify (most calls; `i * 4`, `n - 1`): what the general path
+            # below answers, shared_binary, its lookup written out
+            node = _BINARY_NODES.get((op, left._key, right._key))
+            return node if node is not None else shared_binary(op, left, right)
+    elif left_class is Const and right_class in _FOLDLESS and left.value not in _LEFT_FOLDS.get(op, ()):
+        node = _BINARY_NODES.get((op, left._key, right._key))      # (`4 * i`, `1 - x`: as above)
         return node if node is not None else shared_binary(op, left, right)
+    return _binary_general(op, left, right)
+
+
+def _binary_general(op: str, left, right) -> Expr:
+    """binary() for any operands: plain numbers made constants, constants folded, `x + 0` and the
+    like simplified (tests/test_walkfast9_binary_consts.py compares binary's shortcuts with it)."""
     left_const = isinstance(left, Const)
     if not left_const and not isinstance(left, Expr):
         left, left_const = shared_const(left), True
