@@ -739,10 +739,16 @@ def shared_binary(op: str, left: Expr, right: Expr) -> Binary:
     the classes in _SHAREABLE only: a subclass (such as a test's) has the structure key of its class."""
     signature = (op, left._key, right._key)
     node = _BINARY_NODES.get(signature)
-    if node is None:
-        if len(_BINARY_NODES) >= _MAX_BINARY_NODES:
-            _BINARY_NODES.clear()
-        node = _BINARY_NODES[signature] = Binary(op, left, right)
+    return node if node is not None else new_shared_binary(signature, op, left, right)
+
+
+def new_shared_binary(signature: tuple, op: str, left: Expr, right: Expr) -> Binary:
+    """shared_binary's second half, for a caller whose lookup of `signature`, (op, left's structure
+    key, right's), just found nothing in _BINARY_NODES: Binary(op, left, right), kept there (most
+    lookups miss: the signature is not built and looked up a second time)."""
+    if len(_BINARY_NODES) >= _MAX_BINARY_NODES:
+        _BINARY_NODES.clear()
+    node = _BINARY_NODES[signature] = Binary(op, left, right)
     return node
 
 
@@ -763,11 +769,13 @@ def binary(op: str, left, right) -> Expr:
         if right_class in _FOLDLESS or right_class is Const and right.value not in _RIGHT_FOLDS.get(op, ()):
             # nothing to fold or simplify (most calls; `i * 4`, `n - 1`): what the general path
             # below answers, shared_binary, its lookup written out
-            node = _BINARY_NODES.get((op, left._key, right._key))
-            return node if node is not None else shared_binary(op, left, right)
+            signature = (op, left._key, right._key)
+            node = _BINARY_NODES.get(signature)
+            return node if node is not None else new_shared_binary(signature, op, left, right)
     elif left_class is Const and right_class in _FOLDLESS and left.value not in _LEFT_FOLDS.get(op, ()):
-        node = _BINARY_NODES.get((op, left._key, right._key))      # (`4 * i`, `1 - x`: as above)
-        return node if node is not None else shared_binary(op, left, right)
+        signature = (op, left._key, right._key)      # (`4 * i`, `1 - x`: as above)
+        node = _BINARY_NODES.get(signature)
+        return node if node is not None else new_shared_binary(signature, op, left, right)
     return _binary_general(op, left, right)
 
 
@@ -823,14 +831,16 @@ def element_offset(offset: Expr, index: Expr, stride: int) -> Expr:
             scaled = index          # (binary's `x * 1`)
         else:
             factor = shared_const(stride)
-            scaled = _BINARY_NODES.get(("*", index._key, factor._key))
+            signature = ("*", index._key, factor._key)
+            scaled = _BINARY_NODES.get(signature)
             if scaled is None:
-                scaled = shared_binary("*", index, factor)
+                scaled = new_shared_binary(signature, "*", index, factor)
         if offset.__class__ is Const and offset.value == 0:
             return scaled           # (binary's `0 + x`: scaled is never a Const here)
         if offset.__class__ in _FOLDLESS:
-            node = _BINARY_NODES.get(("+", offset._key, scaled._key))
-            return node if node is not None else shared_binary("+", offset, scaled)
+            signature = ("+", offset._key, scaled._key)
+            node = _BINARY_NODES.get(signature)
+            return node if node is not None else new_shared_binary(signature, "+", offset, scaled)
         return binary("+", offset, scaled)
     return binary("+", offset, binary("*", index, stride))
 

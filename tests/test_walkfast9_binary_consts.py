@@ -109,3 +109,26 @@ def test_a_shortcut_that_folds_nothing_is_caught(monkeypatch):
         patched.setattr(sx, "binary", binary)
 
     assert digests(monkeypatch, CUDA_FILES[:40], general_path=_general_binary, fast_patch=no_folds) != []
+
+
+def test_new_shared_binary_keeps_what_shared_binary_would_build():
+    """The callers that looked a signature up themselves build the missing node by
+    new_shared_binary: the node shared_binary would build, kept where shared_binary finds it."""
+    sx.forget_file_tables()
+    i, n = sx.Sym("i"), sx.shared_const(4)
+    signature = ("*", i._key, n._key)
+    built = sx.new_shared_binary(signature, "*", i, n)
+    assert (type(built), built.op, built.left, built.right) == (sx.Binary, "*", i, n)
+    assert built._key == sx.Binary("*", i, n)._key
+    assert sx.shared_binary("*", i, n) is built and sx.binary("*", i, n) is built
+    assert sx.element_offset(sx.shared_const(0), i, 4) is built
+
+
+def test_new_shared_binary_keeps_the_table_bounded(monkeypatch):
+    sx.forget_file_tables()
+    monkeypatch.setattr(sx, "_MAX_BINARY_NODES", 3)
+    names = [sx.Sym(name) for name in "abcde"]
+    for left, right in zip(names, names[1:]):
+        sx.new_shared_binary(("+", left._key, right._key), "+", left, right)
+    assert 1 <= len(sx._BINARY_NODES) <= 3
+    sx.forget_file_tables()
