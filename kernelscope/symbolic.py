@@ -739,23 +739,49 @@ def shared_binary(op: str, left: Expr, right: Expr) -> Binary:
     the classes in _SHAREABLE only: a subclass (such as a test's) has the structure key of its class."""
     signature = (op, left._key, right._key)
     node = _BINARY_NODES.get(signature)
-    if node is None:
-        if len(_BINARY_NODES) >= _MAX_BINARY_NODES:
-            _BINARY_NODES.clear()
-        node = _BINARY_NODES[signature] = Binary(op, left, right)
+    return node if node is not None else new_shared_binary(signature, op, left, right)
+
+
+def new_shared_binary(signature: tuple, op: str, left: Expr, right: Expr) -> Binary:
+    """shared_binary's second half, for a caller whose lookup of `signature`, (op, left's structure
+    key, right's), just found nothing in _BINARY_NODES: Binary(op, left, right), kept there (most
+    lookups miss: the signature is not built and looked up a second time)."""
+    if len(_BINARY_NODES) >= _MAX_BINARY_NODES:
+        _BINARY_NODES.clear()
+    node = _BINARY_NODES[signature] = Binary(op, left, right)
     return node
 
 
 _SHAREABLE = _FOLDLESS | {Const}     # the operand classes whose structure key tells them apart
 
 
+# The constant operands that binary() folds away with the operator, on the right and on the left:
+# `x + 0`, `x - 0`, `x * 1`, `x * 0`, `x / 1`, `x >> 0`; `0 + x`, `1 * x`, `0 * x`.
+_RIGHT_FOLDS = {"+": (0,), "-": (0,), "*": (0, 1), "/": (1,), ">>": (0,)}
+_LEFT_FOLDS = {"+": (0,), "*": (0, 1)}
+
+
 def binary(op: str, left, right) -> Expr:
     # (class tests written out rather than calls of as_expr or _is_const: the front end calls this
     # for nearly every operator it reads)
-    if left.__class__ in _FOLDLESS and right.__class__ in _FOLDLESS:
-        # nothing to fold or simplify (most calls): shared_binary, its lookup written out
-        node = _BINARY_NODES.get((op, left._key, right._key))
-        return node if node is not None else shared_binary(op, left, right)
+    left_class, right_class = left.__class__, right.__class__
+    if left_class in _FOLDLESS:
+        if right_class in _FOLDLESS or right_class is Const and right.value not in _RIGHT_FOLDS.get(op, ()):
+            # nothing to fold or simplify (most calls; `i * 4`, `n - 1`): what the general path
+            # below answers, shared_binary, its lookup written out
+            signature = (op, left._key, right._key)
+            node = _BINARY_NODES.get(signature)
+            return node if node is not None else new_shared_binary(signature, op, left, right)
+    elif left_class is Const and right_class in _FOLDLESS and left.value not in _LEFT_FOLDS.get(op, ()):
+        signature = (op, left._key, right._key)      # (`4 * i`, `1 - x`: as above)
+        node = _BINARY_NODES.get(signature)
+        return node if node is not None else new_shared_binary(signature, op, left, right)
+    return _binary_general(op, left, right)
+
+
+def _binary_general(op: str, left, right) -> Expr:
+    """binary() for any operands: plain numbers made constants, constants folded, `x + 0` and the
+    like simplified (tests/test_walkfast9_binary_consts.py compares binary's shortcuts with it)."""
     left_const = isinstance(left, Const)
     if not left_const and not isinstance(left, Expr):
         left, left_const = shared_const(left), True
@@ -805,14 +831,16 @@ def element_offset(offset: Expr, index: Expr, stride: int) -> Expr:
             scaled = index          # (binary's `x * 1`)
         else:
             factor = shared_const(stride)
-            scaled = _BINARY_NODES.get(("*", index._key, factor._key))
+            signature = ("*", index._key, factor._key)
+            scaled = _BINARY_NODES.get(signature)
             if scaled is None:
-                scaled = shared_binary("*", index, factor)
+                scaled = new_shared_binary(signature, "*", index, factor)
         if offset.__class__ is Const and offset.value == 0:
             return scaled           # (binary's `0 + x`: scaled is never a Const here)
         if offset.__class__ in _FOLDLESS:
-            node = _BINARY_NODES.get(("+", offset._key, scaled._key))
-            return node if node is not None else shared_binary("+", offset, scaled)
+            signature = ("+", offset._key, scaled._key)
+            node = _BINARY_NODES.get(signature)
+            return node if node is not None else new_shared_binary(signature, "+", offset, scaled)
         return binary("+", offset, scaled)
     return binary("+", offset, binary("*", index, stride))
 

@@ -1,6 +1,6 @@
 """A Binary node of an operator and two operands whose structure was built before in the same file
-is that node again (symbolic.shared_binary, and its lookup written out in symbolic.binary and
-Walker._binary_parts). The model must hold the same structures as when every Binary is built anew,
+is that node again (symbolic.shared_binary, and its lookup written out in symbolic.binary,
+symbolic.element_offset and Walker._binary_parts, which build a missing node by new_shared_binary). The model must hold the same structures as when every Binary is built anew,
 on every CUDA file of the project; a file must be read alike whatever was read before it (the
 table starts afresh per file); a table that confused operators, or outlived its file, is caught."""
 
@@ -40,6 +40,7 @@ def _structures(path):
 def _unshared(monkeypatch):
     """Every Binary built anew: tables that stay empty, shared_binary a plain constructor."""
     monkeypatch.setattr(sx, "shared_binary", sx.Binary)
+    monkeypatch.setattr(sx, "new_shared_binary", lambda signature, op, left, right: sx.Binary(op, left, right))
     monkeypatch.setattr(sx, "_BINARY_NODES", {})
     monkeypatch.setattr(body, "_BINARY_NODES", {})
 
@@ -73,6 +74,7 @@ def test_a_table_that_confuses_operators_is_caught(monkeypatch):
 
     def broken(patched):
         patched.setattr(sx, "shared_binary", by_operands_only)
+        patched.setattr(sx, "new_shared_binary", lambda signature, op, left, right: by_operands_only(op, left, right))
         patched.setattr(sx, "_BINARY_NODES", {})       # (the inline lookups then always miss)
         patched.setattr(body, "_BINARY_NODES", {})
 

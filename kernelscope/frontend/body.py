@@ -804,8 +804,11 @@ class Walker:
             return None, sx.Opaque(operator, (left_expr, right_expr)), ctype, None
         if left_expr.__class__ in _FOLDLESS and right_expr.__class__ in _FOLDLESS:
             # what sx.binary gives for them: sx.shared_binary, its lookup written out
-            expr = _BINARY_NODES.get((operator, left_expr._key, right_expr._key))
-            return None, expr if expr is not None else sx.shared_binary(operator, left_expr, right_expr), ctype, None
+            signature = (operator, left_expr._key, right_expr._key)
+            expr = _BINARY_NODES.get(signature)
+            if expr is None:
+                expr = sx.new_shared_binary(signature, operator, left_expr, right_expr)
+            return None, expr, ctype, None
         return None, sx.binary(operator, left_expr, right_expr), ctype, None
 
     def _operand(self, node, depth):
