@@ -11,7 +11,6 @@
 
 import dataclasses
 import itertools
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -19,9 +18,9 @@ import pytest
 from kernelscope import rules
 from kernelscope.analyze import analyze_source
 from kernelscope.rules.performance import MissingRestrict, UncachedReadonly
+from project_sources import PROJECT_CUDA_FILES
 
-ROOT = Path(__file__).resolve().parents[1]
-FILES = sorted([*ROOT.glob("examples/*.cu"), *ROOT.glob("tests/kernels/*/*.cu"), *ROOT.glob("corpus/*/*.cu")])
+FILES = PROJECT_CUDA_FILES
 GATED = [rule for rule in rules.all_rules() if rule.reads_only is not None and rule.sync_field is None]
 
 

@@ -3,23 +3,18 @@ one block share it) before building the guard list's key: for every access and b
 kernels, asked in the memory analysis' order, it answers as the general path does, the mask of
 `Lanes.active_mask(context.conditions)` and its bytes."""
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from kernelscope.analyses import memory
 from kernelscope.analyses.threads import BlockShape, Lanes, active_slots, thread_env
-from kernelscope.frontend.parse import parse_file
+from project_sources import PROJECT_CUDA_FILES, project_kernels
 
-ROOT = Path(__file__).resolve().parents[1]
-FILES = sorted([*ROOT.glob("examples/*.cu"), *ROOT.glob("tests/kernels/*/*.cu"), *ROOT.glob("corpus/*/*.cu")])
+FILES = PROJECT_CUDA_FILES
 BLOCKS = [BlockShape(256), BlockShape(16, 16), BlockShape(100)]
 
 
-def _kernels():
-    for path in FILES:
-        yield from parse_file(path.read_text(), str(path)).kernels
+_kernels = project_kernels
 
 
 def _sites(kernel):

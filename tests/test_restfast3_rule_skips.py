@@ -4,15 +4,14 @@ generator: on every example, test and corpus kernel it finds what running every 
 each declared field is the one its check reads."""
 
 import dataclasses
-from pathlib import Path
 
 import pytest
 
 from kernelscope import rules
 from kernelscope.analyze import analyze_source
+from project_sources import PROJECT_CUDA_FILES
 
-ROOT = Path(__file__).resolve().parents[1]
-FILES = sorted([*ROOT.glob("examples/*.cu"), *ROOT.glob("tests/kernels/*/*.cu"), *ROOT.glob("corpus/*/*.cu")])
+FILES = PROJECT_CUDA_FILES
 SYNC_RULES = [rule for rule in rules.all_rules() if rule.sync_field is not None]
 
 

@@ -7,8 +7,6 @@ general path on the project's kernels:
   (`_Kept.within`) instead of hashing the nested signature in _KEPT again, while _KEPT has dropped
   nothing and the values stay within their bound."""
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -18,9 +16,9 @@ from kernelscope.analyses.trips import ExecWeights
 from kernelscope import analyze as analyze_module
 from kernelscope.analyze import analyze_kernel, Options
 from kernelscope.frontend.parse import parse_file
+from project_sources import PROJECT_CUDA_FILES
 
-ROOT = Path(__file__).resolve().parents[1]
-ALL_FILES = sorted([*ROOT.glob("examples/*.cu"), *ROOT.glob("tests/kernels/*/*.cu"), *ROOT.glob("corpus/*/*.cu")])
+ALL_FILES = PROJECT_CUDA_FILES
 FILES = ALL_FILES[:40]
 SETUPS = [(BlockShape(256), None, {}), (BlockShape(16, 16), (8, 8, 1), {"n": 1000}), (BlockShape(100), None, {"n": 64})]
 

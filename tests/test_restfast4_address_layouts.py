@@ -4,24 +4,19 @@ per environment, by the address' structure, the mask's bytes, the element size a
 warps or not, with and without bound sizes, every field of every AccessResult is what the general
 path, which works each access out again, gives."""
 
-from pathlib import Path
-
 import pytest
 
 from kernelscope import symbolic as sx
 from kernelscope.analyses import memory
 from kernelscope.analyses.threads import BlockShape
-from kernelscope.frontend.parse import parse_file
+from project_sources import PROJECT_CUDA_FILES, project_kernels
 
-ROOT = Path(__file__).resolve().parents[1]
-FILES = sorted([*ROOT.glob("examples/*.cu"), *ROOT.glob("tests/kernels/*/*.cu"), *ROOT.glob("corpus/*/*.cu")])
+FILES = PROJECT_CUDA_FILES
 CASES = [(BlockShape(256), {}), (BlockShape(16, 16), {}), (BlockShape(100), {}),
          (BlockShape(128), {"n": 4096, "N": 4096, "width": 1024, "stride": 3})]
 
 
-def _kernels():
-    for path in FILES:
-        yield from parse_file(path.read_text(), str(path)).kernels
+_kernels = project_kernels
 
 
 def _fields(result):

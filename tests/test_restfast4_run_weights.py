@@ -4,23 +4,18 @@ files, in block shapes that fill their warps or not, with and without bound size
 result is the general path's, which asks for every site and access; and runs of one context are
 common enough to matter."""
 
-from pathlib import Path
-
 import pytest
 
 from kernelscope.analyses import intensity, memory
 from kernelscope.analyses.threads import BlockShape, active_slots, thread_env
 from kernelscope.analyses.trips import ExecWeights
-from kernelscope.frontend.parse import parse_file
+from project_sources import PROJECT_CUDA_FILES, project_kernels
 
-ROOT = Path(__file__).resolve().parents[1]
-FILES = sorted([*ROOT.glob("examples/*.cu"), *ROOT.glob("tests/kernels/*/*.cu"), *ROOT.glob("corpus/*/*.cu")])
+FILES = PROJECT_CUDA_FILES
 CASES = [(BlockShape(256), {}), (BlockShape(100), {}), (BlockShape(128), {"n": 4096, "N": 4096, "steps": 8})]
 
 
-def _kernels():
-    for path in FILES:
-        yield from parse_file(path.read_text(), str(path)).kernels
+_kernels = project_kernels
 
 
 def _intensity(kernel, block, bindings):

@@ -5,23 +5,18 @@ and without bound sizes (so with numeric and symbolic weights, hoisted loads, in
 and unevaluable addresses), every field of every AccessResult is what the general path (_access)
 gives, with the same types."""
 
-from pathlib import Path
-
 import pytest
 
 from kernelscope.analyses import memory
 from kernelscope.analyses.threads import BlockShape
-from kernelscope.frontend.parse import parse_file
+from project_sources import PROJECT_CUDA_FILES, project_kernels
 
-ROOT = Path(__file__).resolve().parents[1]
-FILES = sorted([*ROOT.glob("examples/*.cu"), *ROOT.glob("tests/kernels/*/*.cu"), *ROOT.glob("corpus/*/*.cu")])
+FILES = PROJECT_CUDA_FILES
 CASES = [(BlockShape(256), {}), (BlockShape(16, 16), {}), (BlockShape(100), {}),
          (BlockShape(128), {"n": 4096, "N": 4096, "width": 1024, "stride": 3})]
 
 
-def _kernels():
-    for path in FILES:
-        yield from parse_file(path.read_text(), str(path)).kernels
+_kernels = project_kernels
 
 
 def _fields(result):

@@ -4,8 +4,6 @@ the project's kernels, in block shapes that fill their warps or not, with and wi
 truth is condition_values' (the general path), including conditions over several unbound scalars,
 whose judgement depends on the names' sorted order."""
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -13,9 +11,9 @@ from kernelscope import symbolic as sx
 from kernelscope.analyses import threads
 from kernelscope.analyses.threads import BlockShape
 from kernelscope.frontend.parse import parse_file
+from project_sources import PROJECT_CUDA_FILES
 
-ROOT = Path(__file__).resolve().parents[1]
-FILES = sorted([*ROOT.glob("examples/*.cu"), *ROOT.glob("tests/kernels/*/*.cu"), *ROOT.glob("corpus/*/*.cu")])
+FILES = PROJECT_CUDA_FILES
 CASES = [(BlockShape(256), {}), (BlockShape(100), {"n": 4096, "N": 4096, "width": 1024})]
 
 

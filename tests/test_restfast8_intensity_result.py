@@ -4,9 +4,6 @@ project's files, with and without bound sizes (so with symbolic FLOPs and bytes)
 GPU and a launch size (0 included), every field, with its type, is the reference's."""
 
 import math
-from pathlib import Path
-
-import pytest
 
 from kernelscope.analyses import intensity
 from kernelscope.analyses.intensity import IntensityResult, _fmt, _roofline
@@ -14,9 +11,9 @@ from kernelscope.analyze import _exec_weights, _roofline_gpu
 from kernelscope.analyses import memory
 from kernelscope.analyses.threads import BlockShape
 from kernelscope.frontend.parse import parse_file
+from project_sources import PROJECT_CUDA_FILES
 
-ROOT = Path(__file__).resolve().parents[1]
-FILES = sorted([*ROOT.glob("examples/*.cu"), *ROOT.glob("tests/kernels/*/*.cu"), *ROOT.glob("corpus/*/*.cu")])
+FILES = PROJECT_CUDA_FILES
 
 
 def _reference(flops, special, unknown_flops, global_bytes, unknown_bytes, shared_bytes, gpu, threads_launched):
