@@ -8,7 +8,7 @@ import pytest
 from kernelscope.frontend import parse as front
 from kernelscope.frontend.body import Value
 from test_walker_fast_paths import CUDA_FILES, digests
-from test_walkfast7_parameters import SOURCE
+from test_walkfast7_parameters import SOURCE, _parse_all
 
 
 def _value_fields(value: Value) -> tuple:
@@ -30,14 +30,6 @@ def compared(monkeypatch):
 
     monkeypatch.setattr(front, "_param_value", checked_value)
     return pairs
-
-
-def _parse_all(paths):
-    for path in paths:
-        try:
-            front.parse_file(path.read_text(errors="replace"), str(path))
-        except front.InputError:
-            pass
 
 
 def test_every_project_parameter_starts_as_afresh(compared):
