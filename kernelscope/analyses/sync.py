@@ -208,21 +208,33 @@ class Event:
     __slots__ = ("kind", "record", "conditions", "condition_key", "inert", "plain_access", "block_barrier",
                  "warp_call", "read_only", "trusted", "unbound_address")
 
-    def __init__(self, kind: str, record):
+    def __init__(self, kind: str, record, inert: bool, plain_access: bool, block_barrier: bool,
+                 warp_call: bool):
+        # (the flags come from `event` or, a kind at a time, from `program_order`)
         self.kind = kind                  # access | barrier | call | return
         self.record = record
-        self.conditions = record.context.conditions
-        self.condition_key = tuple(map(id, self.conditions))
-        self.inert = _inert(kind, record)
+        conditions = self.conditions = record.context.conditions
+        # (most records are under no condition or one: `tuple(map(id, ...))` costs three times these)
+        self.condition_key = () if not conditions else (id(conditions[0]),) if len(conditions) == 1 else \
+            tuple(map(id, conditions))
+        self.inert = inert
         # a shared or global load or store: the executor's most frequent event, handled inline
-        self.plain_access = kind == "access" and not self.inert and record.op != "atomic"
+        self.plain_access = plain_access
         # a barrier of the whole block: what executing it does depends only on who reaches it
-        self.block_barrier = kind == "barrier" and record.kind in BLOCK_BARRIERS
+        self.block_barrier = block_barrier
         # a warp intrinsic with a lane mask: executing it only checks the mask
-        self.warp_call = kind == "call" and not self.inert and record.name not in FENCES
+        self.warp_call = warp_call
         self.read_only = False            # set by `mark_read_only`
         self.trusted = None               # whether its byte address can be trusted, once asked
         self.unbound_address = False      # its address reads a name that is never bound
+
+
+def event(kind: str, record) -> Event:
+    """The event of one record of any kind (`program_order` makes the same a kind at a time)."""
+    inert = _inert(kind, record)
+    return Event(kind, record, inert, kind == "access" and not inert and record.op != "atomic",
+                 kind == "barrier" and record.kind in BLOCK_BARRIERS,
+                 kind == "call" and not inert and record.name not in FENCES)
 
 
 def mark_read_only(events: list[Event]) -> None:
@@ -235,12 +247,15 @@ def mark_read_only(events: list[Event]) -> None:
             event.read_only = True
 
 
+_EXECUTED_SPACES = ("shared", "global")   # the memory whose accesses the executor follows
+
+
 def _inert(kind: str, record) -> bool:
     """Executing the event changes nothing: an access outside shared and global memory, or a call
     that is neither a fence nor a warp intrinsic with a mask (an atomic's call record is inert too:
     its access record does the work)."""
     if kind == "access":
-        return record.space not in ("shared", "global")
+        return record.space not in _EXECUTED_SPACES
     if kind == "call":
         return not (record.name in FENCES or (_is_warp_intrinsic(record.name) and record.args))
     return False
@@ -262,9 +277,18 @@ class LoopNode:
 def program_order(kernel) -> list[Event]:
     """Accesses, barriers, calls and early returns in the order the walker met them (`seq`, which
     also places code inlined from helpers at its call site); records without one sort by position."""
-    events = [Event("access", a) for a in kernel.accesses] + [Event("barrier", b) for b in kernel.barriers] + \
-        [Event("call", c) for c in kernel.calls] + [Event("return", r) for r in kernel.early_returns]
-    return sorted(events, key=_EVENT_POSITION)
+    events = []
+    for access in kernel.accesses:
+        inert = access.space not in _EXECUTED_SPACES
+        events.append(Event("access", access, inert, not inert and access.op != "atomic", False, False))
+    for barrier in kernel.barriers:
+        events.append(Event("barrier", barrier, False, False, barrier.kind in BLOCK_BARRIERS, False))
+    for call in kernel.calls:
+        inert = _inert("call", call)
+        events.append(Event("call", call, inert, False, False, not inert and call.name not in FENCES))
+    events += [Event("return", branch, False, False, False, False) for branch in kernel.early_returns]
+    events.sort(key=_EVENT_POSITION)
+    return events
 
 
 def loop_tree(events: list[Event]) -> list:
@@ -336,7 +360,7 @@ def _mark_carried(nodes, by_conditions: dict | None = None) -> frozenset:
             node.carried = frozenset(inner - {node.loop.var})
             names |= inner
         else:
-            names |= _own_carried(node.record)
+            names |= _OWN_CARRIED[node.kind](node.record)
             read = by_conditions.get(node.condition_key)
             if read is None:
                 read = by_conditions[node.condition_key] = \
@@ -348,7 +372,7 @@ def _mark_carried(nodes, by_conditions: dict | None = None) -> frozenset:
 def _own_carried(record) -> set:
     """The loop-updated names a record's own expressions read (its conditions aside); the names
     are kept on the expressions' nodes, since a walk per record would be exponential in shared
-    subtrees."""
+    subtrees. The general path, for any record: `_mark_carried` reads the same through `_OWN_CARRIED`."""
     names: set = set()
     for name in ("address", "mask", "condition"):
         value = getattr(record, name, None)
@@ -358,6 +382,28 @@ def _own_carried(record) -> set:
         if isinstance(arg, sx.Expr):
             names |= sx.carried_names(arg)
     return names
+
+
+def _carried_read_by(value) -> frozenset:
+    return sx.carried_names(value) if isinstance(value, sx.Expr) else frozenset()
+
+
+def _carried_read_by_args(call) -> set:
+    names: set = set()
+    for arg in call.args:
+        if isinstance(arg, sx.Expr):
+            names |= sx.carried_names(arg)
+    return names
+
+
+# `_own_carried` a kind at a time: the one field each kind of record has of those it asks for
+# (asking a slotted record for a field it lacks raises and catches an AttributeError each time)
+_OWN_CARRIED = {
+    "access": lambda access: _carried_read_by(access.address),
+    "barrier": lambda barrier: _carried_read_by(barrier.mask),
+    "call": _carried_read_by_args,
+    "return": lambda branch: _carried_read_by(branch.condition),
+}
 
 
 def _nest(events: list[Event]) -> list:
