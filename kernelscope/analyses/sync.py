@@ -210,7 +210,7 @@ class Event:
 
     def __init__(self, kind: str, record, inert: bool, plain_access: bool, block_barrier: bool,
                  warp_call: bool):
-        # (the flags come from `event` or, a kind at a time, from `program_order`)
+        # (the flags come from `program_order`, which works them out a record kind at a time)
         self.kind = kind                  # access | barrier | call | return
         self.record = record
         conditions = self.conditions = record.context.conditions
@@ -227,14 +227,6 @@ class Event:
         self.read_only = False            # set by `mark_read_only`
         self.trusted = None               # whether its byte address can be trusted, once asked
         self.unbound_address = False      # its address reads a name that is never bound
-
-
-def event(kind: str, record) -> Event:
-    """The event of one record of any kind (`program_order` makes the same a kind at a time)."""
-    inert = _inert(kind, record)
-    return Event(kind, record, inert, kind == "access" and not inert and record.op != "atomic",
-                 kind == "barrier" and record.kind in BLOCK_BARRIERS,
-                 kind == "call" and not inert and record.name not in FENCES)
 
 
 def mark_read_only(events: list[Event]) -> None:
@@ -369,21 +361,6 @@ def _mark_carried(nodes, by_conditions: dict | None = None) -> frozenset:
     return frozenset(names)
 
 
-def _own_carried(record) -> set:
-    """The loop-updated names a record's own expressions read (its conditions aside); the names
-    are kept on the expressions' nodes, since a walk per record would be exponential in shared
-    subtrees. The general path, for any record: `_mark_carried` reads the same through `_OWN_CARRIED`."""
-    names: set = set()
-    for name in ("address", "mask", "condition"):
-        value = getattr(record, name, None)
-        if isinstance(value, sx.Expr):
-            names |= sx.carried_names(value)
-    for arg in getattr(record, "args", ()):
-        if isinstance(arg, sx.Expr):
-            names |= sx.carried_names(arg)
-    return names
-
-
 def _carried_read_by(value) -> frozenset:
     return sx.carried_names(value) if isinstance(value, sx.Expr) else frozenset()
 
@@ -396,8 +373,11 @@ def _carried_read_by_args(call) -> set:
     return names
 
 
-# `_own_carried` a kind at a time: the one field each kind of record has of those it asks for
-# (asking a slotted record for a field it lacks raises and catches an AttributeError each time)
+# The loop-updated names a record's own expressions read (its conditions aside), by record kind:
+# the one field each kind has that can read one (the names are kept on the expressions' nodes,
+# since a walk per record would be exponential in shared subtrees). Asking every record for every
+# such field, as this once did, raised and caught an AttributeError per missing slot
+# (tests/test_syncfast9_events.py compares with that).
 _OWN_CARRIED = {
     "access": lambda access: _carried_read_by(access.address),
     "barrier": lambda barrier: _carried_read_by(barrier.mask),
