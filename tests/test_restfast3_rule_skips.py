@@ -1,6 +1,6 @@
-"""rules.check_kernel skips a check whose declared `sync_field` (the one SyncResult field whose entries
-are all it reports from) is empty, or when the kernel has no SyncResult, without starting its
-generator: on every example, test and corpus kernel it finds what running every check finds, and
+"""rules.check_kernel skips a synchronization check whose declared `reads_only` field (the one
+SyncResult field whose entries are all it reports from) is empty, or when the kernel has no
+SyncResult, without starting its generator: on every example, test and corpus kernel it finds what running every check finds, and
 each declared field is the one its check reads."""
 
 import dataclasses
@@ -12,7 +12,7 @@ from kernelscope.analyze import analyze_source
 from project_sources import PROJECT_CUDA_FILES
 
 FILES = PROJECT_CUDA_FILES
-SYNC_RULES = [rule for rule in rules.all_rules() if rule.sync_field is not None]
+SYNC_RULES = [rule for rule in rules.all_rules() if rule.reads_only is not None and rule.reads_only[0] == "sync"]
 
 
 @pytest.fixture(scope="module")
@@ -51,5 +51,5 @@ def test_each_check_reports_from_its_declared_field_alone(kernels, rule):
     reporting = [facts for facts in kernels if list(rule.check(facts))]
     assert reporting
     for facts in reporting:
-        emptied = dataclasses.replace(facts, sync=dataclasses.replace(facts.sync, **{rule.sync_field: ()}))
+        emptied = dataclasses.replace(facts, sync=dataclasses.replace(facts.sync, **{rule.reads_only[1]: ()}))
         assert list(rule.check(emptied)) == []

@@ -80,9 +80,9 @@ def check_kernel(facts, enabled=None) -> list:
     # the facts is None, a kernel without a SyncResult): skipped without starting its generator,
     # which is most of a check's cost where it finds nothing
     parts = (facts.memory, facts.kernel, facts.sync)      # in KERNEL_PARTS order
-    return [d for check, part, field in _kernel_plan(enabled)
+    return [d for rule, part, field in _kernel_plan(enabled)
             if part is None or (holder := parts[part]) is not None and getattr(holder, field)
-            for d in check(facts)]
+            for d in rule.check(facts)]
 
 
 # check_kernel skips checks by their reads_only (the switch is for tests that compare with the general path)
@@ -90,17 +90,16 @@ SKIP_EMPTY_INPUTS = True
 
 
 def _kernel_plan(enabled) -> tuple:
-    """(bound check, index of its reads_only part in KERNEL_PARTS or None, field) of each kernel rule
-    to run. Without `enabled` these are the checks bound at import (binding a classmethod for every
-    rule and kernel was 4% of the rules' cost), so a check replaced later runs only when `enabled` is given."""
+    """(rule, index of its reads_only part in KERNEL_PARTS or None, field) of each kernel rule to run;
+    made once at import for all of them (the registry is fixed then)."""
     if enabled is None:
         return _ALL_KERNEL_PLAN
     return _plan(rule for rule in _ALL_CHECKS["kernel"] if enabled(rule.code))
 
 
 def _plan(kernel_rules) -> tuple:
-    return tuple((rule.check, None, None) if rule.reads_only is None else
-                 (rule.check, KERNEL_PARTS.index(rule.reads_only[0]), rule.reads_only[1])
+    return tuple((rule, None, None) if rule.reads_only is None else
+                 (rule, KERNEL_PARTS.index(rule.reads_only[0]), rule.reads_only[1])
                  for rule in kernel_rules)
 
 

@@ -37,12 +37,10 @@ class Rule:
     name: ClassVar[str]
     severity: ClassVar[str]
     scope: ClassVar[str] = "kernel"     # what `check` receives: "kernel" or "file" facts
-    # The field of the kernel's SyncResult whose entries are all the check reports from, if any:
-    # check_kernel skips the check where that field is empty (most kernels have no race, ...).
-    sync_field: ClassVar[str | None] = None
-    # The same for other kernel facts: (part, field) with part one of KERNEL_PARTS, e.g. ("memory",
-    # "branches"); check_kernel skips the check where that part is None or its field is empty.
-    # Set from sync_field for the synchronization rules.
+    # The one field of the kernel's facts whose entries are all the check reports from, if any:
+    # (part, field) with part one of KERNEL_PARTS, e.g. ("sync", "shared_races") or ("memory",
+    # "branches"). check_kernel skips the check where that part is None or its field is empty (most
+    # kernels have no race, no divergent branch, ...).
     reads_only: ClassVar[tuple | None] = None
     # Filled in from the docstring by __init_subclass__.
     doc: ClassVar[str]
@@ -65,8 +63,6 @@ class Rule:
         if cls.scope not in ("kernel", "file"):
             raise TypeError(f"{cls.code}: scope {cls.scope!r} is not 'kernel' or 'file'")
         cls.has_check = "check" in cls.__dict__
-        if cls.sync_field is not None:
-            cls.reads_only = ("sync", cls.sync_field)
         if cls.reads_only is not None and cls.reads_only[0] not in KERNEL_PARTS:
             raise TypeError(f"{cls.code}: reads_only names {cls.reads_only[0]!r}, not one of {KERNEL_PARTS}")
 

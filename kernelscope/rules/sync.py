@@ -36,7 +36,7 @@ class DivergentBarrier(Rule):
     ```
     """
     code = "KS201"
-    sync_field = "divergent_barriers"
+    reads_only = ("sync", "divergent_barriers")
     name = "divergent-barrier"
     severity = "error"
 
@@ -76,7 +76,7 @@ class SharedMemoryRace(Rule):
     ```
     """
     code = "KS202"
-    sync_field = "shared_races"
+    reads_only = ("sync", "shared_races")
     name = "shared-memory-race"
     severity = "error"
 
@@ -113,7 +113,7 @@ class RedundantBarrier(Rule):
     ```
     """
     code = "KS203"
-    sync_field = "redundant_barriers"
+    reads_only = ("sync", "redundant_barriers")
     name = "redundant-barrier"
     severity = "info"
 
@@ -153,7 +153,7 @@ class AtomicContention(Rule):
     A block-level reduction in shared memory cuts it to one atomic per block.
     """
     code = "KS204"
-    sync_field = "contention"
+    reads_only = ("sync", "contention")
     name = "atomic-contention"
     severity = "warning"
 
@@ -204,7 +204,7 @@ class ShuffleMaskMismatch(Rule):
     ```
     """
     code = "KS205"
-    sync_field = "mask_mismatches"
+    reads_only = ("sync", "mask_mismatches")
     name = "shuffle-mask-mismatch"
     severity = "error"
 
@@ -248,7 +248,7 @@ class ReturnBeforeBarrier(Rule):
     ```
     """
     code = "KS206"
-    sync_field = "returns_before_barrier"
+    reads_only = ("sync", "returns_before_barrier")
     name = "return-before-barrier"
     severity = "error"
 
@@ -290,7 +290,7 @@ class MissingSyncwarp(Rule):
     `__syncwarp()`, write, `__syncwarp()`).
     """
     code = "KS207"
-    sync_field = "shared_races"
+    reads_only = ("sync", "shared_races")
     name = "missing-syncwarp"
     severity = "warning"
 
@@ -330,7 +330,7 @@ class Threadfence(Rule):
     flag, and suppress the finding with a comment naming the protocol.
     """
     code = "KS208"
-    sync_field = "fences"
+    reads_only = ("sync", "fences")
     name = "threadfence"
     severity = "info"
 
@@ -375,7 +375,7 @@ class GlobalMemoryRace(Rule):
     a cooperative launch with `cooperative_groups::this_grid().sync()` between the two phases.
     """
     code = "KS209"
-    sync_field = "global_races"
+    reads_only = ("sync", "global_races")
     name = "global-memory-race"
     severity = "error"
 
