@@ -189,15 +189,18 @@ def _access(access, lanes: Lanes, active: np.ndarray, active_bytes: bytes, weigh
                           averaging_weight=numeric_weight if numeric_weight is not None else
                           weights.averaging_weight(access.weight_context))
     _, _, result.active_lanes, result.requests_per_block = _warp_requests(active_bytes)
-    if KEEP_ADDRESS_LAYOUTS:
-        # what the address tells depends on its structure, the environment, the mask, the element
-        # size and the space only: kept for every access alike (`x[i]` and `y[i]`, the load and the
-        # store of `s[t] += ...`, kernels that index alike) in an equal environment
-        layout = lanes.kept(("address layout", sx.structure_key(access.address), active_bytes, access.elem_bytes,
-                             access.space), lambda: _address_layout(access, lanes, active, active_bytes))
-    else:
-        layout = _address_layout(access, lanes, active, active_bytes)
-    return _with_layout(result, layout, active_bytes)
+    return _with_layout(result, _access_layout(access, lanes, active, active_bytes), active_bytes)
+
+
+def _access_layout(access, lanes: Lanes, active: np.ndarray, active_bytes: bytes):
+    """_address_layout's answer for the access under this mask."""
+    if not KEEP_ADDRESS_LAYOUTS:
+        return _address_layout(access, lanes, active, active_bytes)
+    # what the address tells depends on its structure, the environment, the mask, the element
+    # size and the space only: kept for every access alike (`x[i]` and `y[i]`, the load and the
+    # store of `s[t] += ...`, kernels that index alike) in an equal environment
+    return lanes.kept(("address layout", sx.structure_key(access.address), active_bytes, access.elem_bytes,
+                       access.space), lambda: _address_layout(access, lanes, active, active_bytes))
 
 
 # _access keeps each address's layout answer per environment (the switch is for tests that compare
@@ -230,11 +233,9 @@ def _layout_fields(access, lanes: Lanes, active: np.ndarray, active_bytes: bytes
     requests_per_block, active_lanes, note) of an AccessResult that _access fills in for this
     access' address, mask, element size and space: read off such a result, made the way _access
     makes it (weights aside, which these fields do not read)."""
-    layout = lanes.kept(("address layout", sx.structure_key(access.address), active_bytes, access.elem_bytes,
-                         access.space), lambda: _address_layout(access, lanes, active, active_bytes))
     result = AccessResult(0, 0, "", "", access.space, access.op, access.elem_bytes, "unknown", None)
     _, _, result.active_lanes, result.requests_per_block = _warp_requests(active_bytes)
-    result = _with_layout(result, layout, active_bytes)
+    result = _with_layout(result, _access_layout(access, lanes, active, active_bytes), active_bytes)
     return (result.pattern, result.stride_bytes, result.sectors_per_request, result.ideal_sectors,
             result.bank_ways, result.wavefronts_per_request, result.requests_per_block, result.active_lanes,
             result.note)
