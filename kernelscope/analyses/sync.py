@@ -85,6 +85,8 @@ BLOCK_ROWS = True        # ... and those kept for comparing blocks have their fo
 NO_MEETING_FIRST = True  # block pairs whose accesses' word ranges do not meet are told so by their whole ranges
                          # or in one reduction
 REUSE_SCREENS = True     # a batch screened again with equal rows (a later block's) takes the screens found before
+PAIRS_AT_ONCE = True     # which block pairs have accesses whose word ranges meet, found for all pairs of an array at once
+MAX_PAIRS_TABLE = 1 << 18   # (blocks x blocks x accesses x accesses) of that table at most
 
 
 
@@ -2610,33 +2612,37 @@ def _block_pair_races(footprints: list, blocks: list, pairs_cap: int = 4096) -> 
     pairs excepted. At most `pairs_cap` access pairs are compared, in order (block pair, array,
     then the first block's accesses and the second's, in execution order); which of them share a
     word, and which are compared at all, is found for all pairs of one array at once. Only the
-    pairs whose ranges of words overlap are intersected: blocks mostly keep to their own ranges."""
+    pairs whose ranges of words overlap are intersected: blocks mostly keep to their own ranges.
+    Which block pairs have such a pair at all is found for every pair of blocks of an array at once
+    where the blocks ran the same accesses on it (PAIRS_AT_ONCE, `_meeting_blocks`)."""
     found: dict = {}
     checked = 0
     uniform: dict = {}      # id(access) -> whether it stores one value for the whole grid
-    compared_for: dict = {}     # (ids of the firsts' accesses, ids of the seconds') -> `_compared_pairs`
-    spans: dict = {}        # (block, key) -> (lowest word, highest word) per access
+    compared_for: dict = {}     # (kinds of the firsts' and the seconds' accesses) -> (`_compared_pairs`, how many)
+    sides = _BlockSides(footprints)
+    meeting_for: dict = {}      # key -> `_meeting_blocks` (None: asked pair by pair)
     for x in range(len(footprints)):
         for y in range(x + 1, len(footprints)):
             # in the first footprint's order: a set's order follows string hashing, which changes
             # between processes, and would change which pairs the cap leaves out
             for key in [k for k in footprints[x] if k in footprints[y]]:
                 firsts, seconds = footprints[x][key], footprints[y][key]
-                ids = (tuple(id(a) for a, _ in firsts), tuple(id(a) for a, _ in seconds))
-                compared = compared_for.get(ids)
-                if compared is None:
-                    compared = compared_for[ids] = _compared_pairs([a for a, _ in firsts], [a for a, _ in seconds],
-                                                                   uniform)
-                count = int(_count_nonzero(compared))
+                kind_x, low_x, high_x, lowest_x, highest_x = sides.of(x, key)
+                kind_y, low_y, high_y, lowest_y, highest_y = sides.of(y, key)
+                known = compared_for.get((kind_x, kind_y))
+                if known is None:
+                    compared = _compared_pairs([a for a, _ in firsts], [a for a, _ in seconds], uniform)
+                    known = compared_for[(kind_x, kind_y)] = (compared, int(_count_nonzero(compared)))
+                compared, count = known
                 if not count:
                     continue
                 room = pairs_cap - checked
-                low_x, high_x, lowest_x, highest_x = _word_spans(spans, x, key, firsts)
-                low_y, high_y, lowest_y, highest_y = _word_spans(spans, y, key, seconds)
                 if NO_MEETING_FIRST and (lowest_x > highest_y or lowest_y > highest_x):
                     # (blocks mostly keep to their own ranges: when the two blocks' whole ranges
                     # are apart, no two of their accesses' ranges meet)
                     rows = ()
+                elif PAIRS_AT_ONCE and not _blocks_meet(meeting_for, key, sides, compared_for, x, y):
+                    rows = ()   # (as the reduction below would find: the cap only takes candidates away)
                 else:
                     # two sets of words meet only where their ranges overlap
                     candidates = compared & _spans_meet(low_x, high_x, low_y, high_y)
@@ -2665,6 +2671,65 @@ def _block_pair_races(footprints: list, blocks: list, pairs_cap: int = 4096) -> 
     return list(found.values())
 
 
+class _BlockSides(dict):
+    """What `_block_pair_races` asks of one block's accesses to one key (grid interval, array), found
+    once per block and key: (block, key) -> (a number for the accesses, by identity and in order,
+    the same for two blocks that ran the same ones; each access's lowest and highest word; the
+    lowest and highest of them all, see `_word_spans`)."""
+
+    def __init__(self, footprints: list):
+        super().__init__()
+        self.footprints = footprints
+        self.kinds: dict = {}       # the accesses' ids, in order -> their number
+
+    def of(self, block: int, key) -> tuple:
+        side = self.get((block, key))
+        if side is None:
+            footprint = self.footprints[block][key]
+            ids = tuple([id(access) for access, _ in footprint])
+            kind = self.kinds.setdefault(ids, len(self.kinds))
+            side = self[(block, key)] = (kind,) + _word_spans(footprint)
+        return side
+
+
+def _blocks_meet(meeting_for: dict, key, sides: _BlockSides, compared_for: dict, x: int, y: int) -> bool:
+    """Whether blocks x and y have a compared pair of accesses to `key` whose ranges of words meet
+    (False only where that is known: a pair with none has no candidates to intersect), from
+    `_meeting_blocks`, found once per key."""
+    meeting = meeting_for.get(key, _ABSENT)
+    if meeting is _ABSENT:
+        meeting = meeting_for[key] = _meeting_blocks(key, sides, compared_for)
+    if meeting is None:
+        return True
+    holders, table = meeting
+    return table[holders[x]][holders[y]]
+
+
+def _meeting_blocks(key, sides: _BlockSides, compared_for: dict):
+    """({block: its row}, table[row of x][row of y]: whether blocks x and y have a compared pair of
+    accesses to `key` whose word ranges overlap) for every pair of the blocks holding `key` at once,
+    where they all ran the same accesses on it (one `_compared_pairs` then holds for every pair);
+    None where they did not, where fewer than three blocks hold it (one pair: nothing to share) or
+    where the table would be larger than MAX_PAIRS_TABLE."""
+    holders = [block for block, footprint in enumerate(sides.footprints) if key in footprint]
+    if len(holders) < 3:
+        return None
+    spans = [sides.of(block, key) for block in holders]
+    kind = spans[0][0]
+    if any(side[0] != kind for side in spans):
+        return None
+    known = compared_for.get((kind, kind))     # (the caller has just found it)
+    size = len(spans[0][1])
+    if known is None or len(holders) ** 2 * size * size > MAX_PAIRS_TABLE:
+        return None
+    low = np.array([side[1] for side in spans])      # [block, access] (np.stack is several Python calls)
+    high = np.array([side[2] for side in spans])
+    # [x, y, i, j]: x's access i and y's access j are compared and their ranges overlap (`_spans_meet`)
+    meets = (low[:, None, :, None] <= high[None, :, None, :]) & (low[None, :, None, :] <= high[:, None, :, None])
+    meets &= known[0]
+    return {block: row for row, block in enumerate(holders)}, meets.any(axis=(2, 3)).tolist()
+
+
 def _spans_meet(low_x, high_x, low_y, high_y) -> np.ndarray:
     """[i, j]: whether the ranges [low_x[i], high_x[i]] and [low_y[j], high_y[j]] overlap."""
     return (low_x[:, None] <= high_y[None, :]) & (low_y[None, :] <= high_x[:, None])
@@ -2673,17 +2738,14 @@ def _spans_meet(low_x, high_x, low_y, high_y) -> np.ndarray:
 _NO_LOW, _NO_HIGH = int(np.iinfo(np.int64).max), int(np.iinfo(np.int64).min)
 
 
-def _word_spans(spans: dict, block: int, key, footprint: list) -> tuple:
-    """(lowest, highest) word of each access in one block's `footprint` of `key` (its words are
+def _word_spans(footprint: list) -> tuple:
+    """(lowest, highest) word of each access in one block's `footprint` of a key (its words are
     sorted and distinct, see `_distinct`; no words: a range that meets nothing), and the lowest and
-    highest of them all (ints), kept in `spans`."""
-    known = spans.get((block, key))
-    if known is None:
-        lows = [int(words[0]) if words.size else _NO_LOW for _, words in footprint]
-        highs = [int(words[-1]) if words.size else _NO_HIGH for _, words in footprint]
-        known = spans[(block, key)] = (np.array(lows, dtype=np.int64), np.array(highs, dtype=np.int64),
-                                       min(lows, default=_NO_LOW), max(highs, default=_NO_HIGH))
-    return known
+    highest of them all (ints)."""
+    lows = [int(words[0]) if words.size else _NO_LOW for _, words in footprint]
+    highs = [int(words[-1]) if words.size else _NO_HIGH for _, words in footprint]
+    return (np.array(lows, dtype=np.int64), np.array(highs, dtype=np.int64),
+            min(lows, default=_NO_LOW), max(highs, default=_NO_HIGH))
 
 
 def _compared_pairs(firsts: list, seconds: list, uniform: dict) -> np.ndarray:
@@ -2696,7 +2758,7 @@ def _compared_pairs(firsts: list, seconds: list, uniform: dict) -> np.ndarray:
     compared = ~(flags(firsts, "load")[:, None] & flags(seconds, "load")[None, :])
     compared &= ~(flags(firsts, "atomic")[:, None] & flags(seconds, "atomic")[None, :])
     same = np.array([id(access) for access in firsts])[:, None] == np.array([id(access) for access in seconds])
-    for i in _unique(np.nonzero(same)[0]).tolist():
+    for i in same.any(axis=1).nonzero()[0].tolist():     # (the rows holding a same access, rising)
         access = firsts[i]
         stores_one = uniform.get(id(access))
         if stores_one is None:
