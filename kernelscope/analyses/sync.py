@@ -908,7 +908,11 @@ def _entries(instances: list, granule: int) -> list:
     if len(missing) > 1:
         _stack_footprints([instances[k] for k in missing], granule)
     for k in missing:
-        entries[k] = instances[k].entry(granule)
+        # (the entry the stacking gave it, read off its cache; `entry` finds any other)
+        instance = instances[k]
+        cache = instance._footprints
+        entry = cache.get(granule) if cache is not None else None
+        entries[k] = entry if entry is not None else instance.entry(granule)
     return entries
 
 
@@ -930,7 +934,15 @@ def _stack_footprints(missing: list, granule: int) -> None:
             if entry is not None:
                 _remember_entry(instance, granule, entry)
                 continue
-        by_pieces.setdefault(pieces, {}).setdefault(id(instance.addresses), []).append(instance)
+        # (setdefault would build a dict and a list for every instance to throw most away)
+        by_addresses = by_pieces.get(pieces)
+        if by_addresses is None:
+            by_addresses = by_pieces[pieces] = {}
+        same = by_addresses.get(id(instance.addresses))
+        if same is None:
+            by_addresses[id(instance.addresses)] = [instance]
+        else:
+            same.append(instance)
     for pieces, by_addresses in by_pieces.items():
         if len(by_addresses) < 2:
             continue    # one division either way
@@ -1787,14 +1799,16 @@ class BlockRun:
             return per_thread(expr, env, self.space.size)
         failed = self.unbound.get(expr._key)
         if failed is not None:
-            missing = frozenset(expr.symbols() - env.keys())
+            # (a frozenset's difference with a dict looks its few names up in the dict; `- env.keys()`
+            # went through every name of the environment)
+            missing = expr.symbols().difference(env)
             if missing in failed:
                 self.unbound_for_good(expr, missing)
                 return None
         try:
             value = expr.evaluate(env)
         except sx.Unbound:
-            missing = frozenset(expr.symbols() - env.keys())
+            missing = expr.symbols().difference(env)
             self.unbound.add(expr._key, missing)
             self.unbound_for_good(expr, missing)
             return None
