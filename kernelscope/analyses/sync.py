@@ -85,6 +85,7 @@ BLOCK_ROWS = True        # ... and those kept for comparing blocks have their fo
 NO_MEETING_FIRST = True  # block pairs whose accesses' word ranges do not meet are told so by their whole ranges
                          # or in one reduction
 REUSE_SCREENS = True     # a batch screened again with equal rows (a later block's) takes the screens found before
+SAME_ROWS_APART = True   # the barrier hazard check tells the same strictly rising rows on both sides apart at once
 PAIRS_AT_ONCE = True     # which block pairs have accesses whose word ranges meet, found for all pairs of an array at once
 MAX_PAIRS_TABLE = 1 << 18   # (blocks x blocks x accesses x accesses) of that table at most
 
@@ -2324,6 +2325,8 @@ def _owners_meet(slots_x, threads_x, slots_y, threads_y, span: int) -> bool:
     second one on it."""
     if not slots_x.size or not slots_y.size:
         return False
+    if SAME_ROWS_APART and _same_rising_rows(slots_x, threads_x, slots_y, threads_y):
+        return False    # (a tile read back by the threads that wrote it: three selections over it saved)
     owner = np.full(span, -1, dtype=threads_x.dtype)
     owner[slots_x] = threads_x
     met = owner[slots_y]
@@ -2338,6 +2341,14 @@ def _owners_meet(slots_x, threads_x, slots_y, threads_y, span: int) -> bool:
     in_y = np.zeros(span, dtype=bool)
     in_y[slots_y] = True
     return bool(_count_nonzero(in_y[slots_x[second]]))
+
+
+def _same_rising_rows(slots_x, threads_x, slots_y, threads_y) -> bool:
+    """Whether both sides are the same rows, slots and threads, and the slots rise strictly: every
+    word is then touched by one thread, the same on both sides, and `_owners_meet` is False. (The
+    shape is compared first: most pairs of sides differ in size.)"""
+    return slots_x.shape == slots_y.shape and _equal(slots_x, slots_y) and _equal(threads_x, threads_y) and \
+        _rising(slots_x)
 
 
 def _any_unknown_address(instances) -> bool:
