@@ -104,34 +104,30 @@ class _EncodedStrings(dict):
     __missing__ = staticmethod(_c_encode_string or (lambda text: _UNESCAPED.encode(text)))
 
 
-# Every key the records' to_json write, and values most reports repeat.
-_COMMON_STRINGS = (
-    # keys
-    "accesses", "active_blocks_per_sm", "active_lanes", "active_warps_per_sm", "allocated_registers_per_block",
-    "allocated_shared_bytes_per_block", "arch", "arithmetic_intensity", "array", "atomic_details", "atomics",
-    "attainable_flops", "bank_ways", "barrier_line", "barriers", "best_block_size", "bf16", "block", "block_size",
-    "block_source", "blocks", "bound", "branches", "bytes", "carveout", "column", "const", "constant_bytes",
-    "contended", "depth", "diagnostics", "dims", "divergence", "divergent", "divergent_barriers",
-    "divergent_branches", "divergent_warp_fraction", "dynamic", "dynamic_shared_bytes", "elem_bytes", "errors",
-    "exact", "exec_weight", "expr", "extern_c", "files", "first_line", "flops_by_precision", "flops_per_thread",
-    "fp16", "fp32", "fp64", "global_bytes_per_thread", "global_races", "gpu", "grid", "ideal_sectors_per_request",
-    "in_function", "in_loop", "in_loops", "instantiation", "instantiations", "intensity", "kernel", "kernels",
-    "kind", "lanes", "launch", "launch_bounds", "launches", "limiter", "limits", "line", "loops",
-    "mask_mismatches", "max_threads_per_block", "max_warps_per_sm", "message", "name", "note", "notes",
-    "occupancy", "op", "other_launches", "params", "path", "pattern", "plan", "pointer", "reason",
-    "redundant_barriers", "registers", "registers_source", "resources", "restrict", "returns_before_barrier",
-    "ridge_point", "rule", "same_address_contention", "schema", "scope", "second_line", "sectors_per_request",
-    "severity", "share_true", "shared_arrays", "shared_bytes_per_thread", "shared_memory",
-    "shared_memory_config_bytes", "shared_memory_opt_in", "shared_races", "source", "space",
-    "special_ops_per_thread", "spill_loads", "spill_stores", "stack_bytes", "static_shared_bytes", "stride_bytes",
-    "sweep", "symbol", "symbolic", "sync", "template_instantiations", "template_params", "template_types",
-    "theoretical_occupancy", "thread_dependent", "threadfences", "threads_launched", "total_flops",
-    "total_global_bytes", "type", "unresolved", "unroll", "var", "warps", "wavefronts_per_request",
-    # values
-    "", "atomic", "broadcast", "coalesced", "constant", "default", "error", "estimate", "float", "global", "info",
-    "int", "launch", "load", "local", "memory", "option", "shared", "store", "strided", "warning",
-)
-_ENCODED_STRINGS = _EncodedStrings((text, _EncodedStrings.__missing__(text)) for text in _COMMON_STRINGS)
+# Every key the records' to_json write, then values most reports repeat, the empty string among them
+# (one string split at import: loading 170 string constants from the byte code cost more)
+_COMMON_STRINGS = ("", *"""
+    accesses active_blocks_per_sm active_lanes active_warps_per_sm allocated_registers_per_block
+    allocated_shared_bytes_per_block arch arithmetic_intensity array atomic_details atomics attainable_flops
+    bank_ways barrier_line barriers best_block_size bf16 block block_size block_source blocks bound branches
+    bytes carveout column const constant_bytes contended depth diagnostics dims divergence divergent
+    divergent_barriers divergent_branches divergent_warp_fraction dynamic dynamic_shared_bytes elem_bytes
+    errors exact exec_weight expr extern_c files first_line flops_by_precision flops_per_thread fp16 fp32
+    fp64 global_bytes_per_thread global_races gpu grid ideal_sectors_per_request in_function in_loop in_loops
+    instantiation instantiations intensity kernel kernels kind lanes launch launch_bounds launches limiter
+    limits line loops mask_mismatches max_threads_per_block max_warps_per_sm message name note notes
+    occupancy op other_launches params path pattern plan pointer reason redundant_barriers registers
+    registers_source resources restrict returns_before_barrier ridge_point rule same_address_contention
+    schema scope second_line sectors_per_request severity share_true shared_arrays shared_bytes_per_thread
+    shared_memory shared_memory_config_bytes shared_memory_opt_in shared_races source space
+    special_ops_per_thread spill_loads spill_stores stack_bytes static_shared_bytes stride_bytes sweep symbol
+    symbolic sync template_instantiations template_params template_types theoretical_occupancy
+    thread_dependent threadfences threads_launched total_flops total_global_bytes type unresolved unroll var
+    warps wavefronts_per_request
+    atomic broadcast coalesced constant default error estimate float global info int load local memory
+    option shared store strided warning
+""".split())
+_ENCODED_STRINGS = _EncodedStrings(zip(_COMMON_STRINGS, map(_EncodedStrings.__missing__, _COMMON_STRINGS)))
 
 if _c_make_encoder is not None:
     _encode_unescaped = _c_make_encoder(None, _UNESCAPED.default, _ENCODED_STRINGS.__getitem__, None, ":", ",",
