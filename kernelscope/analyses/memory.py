@@ -223,12 +223,20 @@ def _kept_access(access, lanes: Lanes, setting: tuple) -> AccessResult:
     (by the keys _access keeps the layout with); `setting` is _AccessSettings' answer."""
     active, active_bytes, exec_weight, averaging_weight = setting
     # (access.address._key is sx.structure_key(access.address), read without the call)
-    fields = lanes.kept(("access fields", access.address._key, active_bytes, access.elem_bytes, access.space),
-                        lambda: _layout_fields(access, lanes, active, active_bytes))
+    key = ("access fields", access.address._key, active_bytes, access.elem_bytes, access.space)
+    # (looked up here first: the closure for lanes.kept is made only where the fields are new)
+    fields = lanes.answers.get(key)
+    if fields is None:
+        fields = _new_layout_fields(key, access, lanes, active, active_bytes)
     pattern, stride, sectors, ideal, ways, wavefronts, requests, active_lanes, note = fields
     return AccessResult(access.line, access.column, access.text, access.array, access.space, access.op,
                         access.elem_bytes, pattern, stride, sectors, ideal, ways, wavefronts, exec_weight,
                         requests, active_lanes, access.in_function, note, averaging_weight)
+
+
+def _new_layout_fields(key: tuple, access, lanes: Lanes, active: np.ndarray, active_bytes: bytes) -> tuple:
+    """_layout_fields' answer, kept by `key` for every Lanes of an equal environment."""
+    return lanes.kept(key, lambda: _layout_fields(access, lanes, active, active_bytes))
 
 
 def _layout_fields(access, lanes: Lanes, active: np.ndarray, active_bytes: bytes) -> tuple:

@@ -296,6 +296,9 @@ class Lanes:
             signature = _signature(env, slots)
         self.signature = signature
         self._kept = kept if kept is not None else _kept_for(signature, env, slots)
+        # kept()'s answers, for a caller that looks its key up before it makes the function that
+        # computes the answer (read-only: kept() adds to it)
+        self.answers = self._kept.answers
         self._own_truths: dict = {}  # id(expr) -> truth, for conditions stand-ins may decide
         self._within: dict = {}      # changed names and values -> Lanes of that environment
         self._raw: dict = {}         # ids of conditions -> AND of the truths that are known
