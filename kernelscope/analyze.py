@@ -17,7 +17,7 @@ from dataclasses import field
 from kernelscope import symbolic as sx
 from kernelscope.analyses import intensity as intensity_analysis
 from kernelscope.analyses import memory as memory_analysis
-from kernelscope.analyses.threads import BlockShape, active_slots, shared_thread_env
+from kernelscope.analyses.threads import BlockShape, shared_launch
 from kernelscope.analyses.trips import ExecWeights
 from kernelscope.identity_cache import IdentityCache
 from kernelscope.frontend import parse_file, read_source
@@ -225,8 +225,8 @@ def analyze_kernel(kernel, options: Options, usage, path: str, planned=()) -> Ke
 def _exec_weights(block: BlockShape, grid, bindings: dict) -> ExecWeights:
     """ExecWeights on thread_env(block, grid, bindings), whose env and signature kernels of one
     launch shape and bindings share."""
-    env, signature = shared_thread_env(block, grid, bindings)
-    return ExecWeights(env, block.slots, active_slots(block), signature)
+    env, signature, slots, active = shared_launch(block, grid, bindings)
+    return ExecWeights(env, slots, active, signature)
 
 
 def _planned_launches(text: str, options: Options, model) -> tuple[dict, list]:

@@ -37,6 +37,6 @@ def test_masks_by_context_are_the_guards_masks(block):
         masks = memory._MaskBytes(Lanes(env, block.slots, active_slots(block)))
         general = Lanes(env, block.slots, active_slots(block))
         for site in _sites(kernel):
-            mask, as_bytes = masks(site.context)
+            mask, as_bytes = masks.of(site.context)
             expected = general.active_mask(site.context.conditions)
             assert np.array_equal(mask, expected) and as_bytes == expected.tobytes(), (kernel.name, site.line)

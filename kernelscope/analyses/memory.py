@@ -123,23 +123,25 @@ def analyze(kernel, block: BlockShape, bindings: dict | None = None, grid=None,
             weights: ExecWeights | None = None) -> MemoryResult:
     """`weights`, when given, must be built on `thread_env(block, grid, bindings)`: the caller then
     shares its trip counts with the intensity analysis instead of computing them twice."""
-    slots = block.slots
     if weights is None:
-        weights = ExecWeights(thread_env(block, grid, dict(bindings or {})), slots, active_slots(block))
+        weights = ExecWeights(thread_env(block, grid, dict(bindings or {})), block.slots, active_slots(block))
     lanes = weights.lanes
     result = MemoryResult()
+    # (_MaskBytes.of and _AccessSettings.of are methods, bound once: calling an instance through __call__
+    # costs about twice a bound method's call, and they run for every access and branch)
     masks = _MaskBytes(lanes)
     if KEEP_ACCESS_FIELDS and KEEP_ADDRESS_LAYOUTS:
-        settings = _AccessSettings(masks, weights)
+        setting_of = _AccessSettings(masks, weights).of
         append = result.accesses.append
         for access in kernel.accesses:
-            append(_kept_access(access, lanes, settings(access)))
+            append(_kept_access(access, lanes, setting_of(access)))
     else:
         for access in kernel.accesses:
-            result.accesses.append(_access(access, lanes, *masks(access.context), weights))
+            result.accesses.append(_access(access, lanes, *masks.of(access.context), weights))
+    mask_of = masks.of
     for branch in kernel.branches:
         # (the mask first, as always: a first judgement of a guard leaves its verdict on the node)
-        result.branches.append(_branch(branch, lanes, masks(branch.context)[1]))
+        result.branches.append(_branch(branch, lanes, mask_of(branch.context)[1]))
     return result
 
 
@@ -153,7 +155,8 @@ class _MaskBytes:
         self.kept: dict = {}        # id(mask) -> (mask, mask.tobytes())
         self.by_context: dict = {}  # id(context) -> (context, its entry of `kept`)
 
-    def __call__(self, context) -> tuple:
+    def of(self, context) -> tuple:
+        """(active slots, their bytes) of the statements in `context`."""
         # the statements of one block share their Context object (half of them do in real programs):
         # known by it first, without the guard list's key (the entry holds the context, so its id
         # stays its own)
@@ -220,12 +223,20 @@ def _kept_access(access, lanes: Lanes, setting: tuple) -> AccessResult:
     (by the keys _access keeps the layout with); `setting` is _AccessSettings' answer."""
     active, active_bytes, exec_weight, averaging_weight = setting
     # (access.address._key is sx.structure_key(access.address), read without the call)
-    fields = lanes.kept(("access fields", access.address._key, active_bytes, access.elem_bytes, access.space),
-                        lambda: _layout_fields(access, lanes, active, active_bytes))
+    key = ("access fields", access.address._key, active_bytes, access.elem_bytes, access.space)
+    # (looked up here first: the closure for lanes.kept is made only where the fields are new)
+    fields = lanes.answers.get(key)
+    if fields is None:
+        fields = _new_layout_fields(key, access, lanes, active, active_bytes)
     pattern, stride, sectors, ideal, ways, wavefronts, requests, active_lanes, note = fields
     return AccessResult(access.line, access.column, access.text, access.array, access.space, access.op,
                         access.elem_bytes, pattern, stride, sectors, ideal, ways, wavefronts, exec_weight,
                         requests, active_lanes, access.in_function, note, averaging_weight)
+
+
+def _new_layout_fields(key: tuple, access, lanes: Lanes, active: np.ndarray, active_bytes: bytes) -> tuple:
+    """_layout_fields' answer, kept by `key` for every Lanes of an equal environment."""
+    return lanes.kept(key, lambda: _layout_fields(access, lanes, active, active_bytes))
 
 
 def _layout_fields(access, lanes: Lanes, active: np.ndarray, active_bytes: bytes) -> tuple:
@@ -251,13 +262,14 @@ class _AccessSettings:
         self.masks, self.weights = masks, weights
         self.kept: dict = {}    # (id(context), hoisted loops) -> (context, the answer)
 
-    def __call__(self, access) -> tuple:
+    def of(self, access) -> tuple:
+        """(active slots, their bytes, exec_weight, averaging_weight) of `access`."""
         context = access.context
         key = (id(context), access.hoisted_loops)
         known = self.kept.get(key)
         if known is not None and known[0] is context:
             return known[1]
-        active, active_bytes = self.masks(context)     # (first, as _access's caller asks it)
+        active, active_bytes = self.masks.of(context)  # (first, as _access's caller asks it)
         weights, weight_context = self.weights, access.weight_context
         numeric, symbolic = weights.weight(weight_context)
         if numeric is not None:

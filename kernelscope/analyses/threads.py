@@ -156,18 +156,26 @@ def shared_thread_env(block: BlockShape, grid=None, bindings: dict | None = None
     building the dict and sorting its signature was a third of a kernel's set-up for the memory
     and intensity analyses. Only grids and bindings of plain ints, bools and floats are keyed
     (see _scalar_key); others get a pair of their own."""
+    return shared_launch(block, grid, bindings)[:2]
+
+
+def shared_launch(block: BlockShape, grid=None, bindings: dict | None = None) -> tuple:
+    """(env, signature, slots, active): shared_thread_env's pair with the block's slot count and
+    active_slots(block), kept with it, so that a kernel's ExecWeights needs no look-up by the
+    block's shape (the BlockShape hash and comparison of active_slots' cache)."""
     parts = (_scalar_key((block.x, block.y, block.z)), _scalar_key(grid or ()),
              _scalar_key(bindings.values() if bindings else ()))
     key = None if None in parts else (parts, tuple(bindings) if bindings else ())
-    pair = _SHARED_ENVS.get(key) if key is not None else None
-    if pair is None:
+    launch = _SHARED_ENVS.get(key) if key is not None else None
+    if launch is None:
         env = thread_env(block, grid, bindings)
-        pair = (env, _signature(env, block.slots))
+        slots = block.slots
+        launch = (env, _signature(env, slots), slots, active_slots(block))
         if key is not None:
             if len(_SHARED_ENVS) >= _MAX_SHARED_ENVS:
                 _SHARED_ENVS.clear()
-            _SHARED_ENVS[key] = pair
-    return pair
+            _SHARED_ENVS[key] = launch
+    return launch
 
 
 def _scalar_key(values):
@@ -288,6 +296,9 @@ class Lanes:
             signature = _signature(env, slots)
         self.signature = signature
         self._kept = kept if kept is not None else _kept_for(signature, env, slots)
+        # kept()'s answers, for a caller that looks its key up before it makes the function that
+        # computes the answer (read-only: kept() adds to it)
+        self.answers = self._kept.answers
         self._own_truths: dict = {}  # id(expr) -> truth, for conditions stand-ins may decide
         self._within: dict = {}      # changed names and values -> Lanes of that environment
         self._raw: dict = {}         # ids of conditions -> AND of the truths that are known
@@ -607,7 +618,11 @@ def _kept_for(signature, env: dict, slots: int) -> _Kept:
     """The values kept for environments of this signature (a fresh, unshared set for None)."""
     if signature is None:
         return _Kept([], slots)
-    kept = _KEPT.get(signature)
+    last = _LAST_KEPT
+    # the kernels of a file mostly run in one launch shape, one after another: the signature object
+    # its shared_launch keeps is known by identity, without hashing its nested tuple again (valid
+    # while _KEPT has dropped nothing since)
+    kept = last[2] if last[0] is signature and last[1] == _DROPS[0] else _KEPT.get(signature)
     if kept is not None and kept.size() > _MAX_SLOTS_PER_ENVIRONMENT:
         del _KEPT[signature]
         _DROPS[0] += 1
@@ -619,7 +634,12 @@ def _kept_for(signature, env: dict, slots: int) -> _Kept:
             _KEPT.clear()              # start again rather than grow without bound in a long-lived process
             _DROPS[0] += 1
         kept = _KEPT[signature] = _Kept([value for value in env.values() if type(value) is np.ndarray], slots)
+    last[:] = signature, _DROPS[0], kept
     return kept
+
+
+# _kept_for's last answer: [signature, _DROPS[0] then, its _Kept]
+_LAST_KEPT: list = [None, None, None]
 
 
 def _as_slots(value, slots: int) -> np.ndarray:
