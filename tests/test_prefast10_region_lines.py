@@ -76,3 +76,44 @@ def test_a_form_feed_line_is_a_line_of_its_own():
     assert preprocessor._newline_starts is None
     start = text.index("int a")
     assert macros._split_line_offsets(text, start, len(text)) == [start, text.index("int b"), len(text)]
+
+
+def _chunks_line_by_line(lines: list[str], kinds: list[int]) -> list:
+    """_line_chunks as it was: a step per line, over the lines' own strings."""
+    wanted = list(kinds)
+    index = 0
+    while index < len(lines):
+        if kinds[index] == macros.EXPAND:
+            low = max(0, index - 1)
+            high = index
+            depth = lines[index].count("(") - lines[index].count(")")
+            while depth > 0 and high + 1 < len(lines) and high - index < macros.MAX_CALL_LINES:
+                high += 1
+                depth += lines[high].count("(") - lines[high].count(")")
+            high = min(len(lines) - 1, high + 1)
+            for k in range(low, high + 1):
+                wanted[k] = macros.EXPAND
+        index += 1
+    chunks, first = [], 0
+    for k in range(1, len(lines) + 1):
+        if k == len(lines) or wanted[k] != wanted[first]:
+            chunks.append((first, k, wanted[first]))
+            first = k
+    return chunks
+
+
+def test_the_chunks_are_those_of_the_step_per_line(monkeypatch):
+    rng = random.Random(22)
+    pieces = ["a", "f(", "x)", "(", ")", "((", "))", "g(a, (b))", ""]
+    preprocessor = macros.Preprocessor()
+    compared = 0
+    for size in list(range(0, 8)) * 60 + [300, 450]:
+        lines = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 3))) + "\n" for _ in range(size)]
+        kinds = [rng.choice((macros.PLAIN, macros.PLAIN, macros.CONSTANTS, macros.EXPAND)) for _ in lines]
+        text = "".join(lines)
+        offsets = macros._split_line_offsets(text, 0, len(text)) if lines else [0]
+        expand_lines = [k for k, kind in enumerate(kinds) if kind == macros.EXPAND]
+        chunks = list(preprocessor._line_chunks(text, offsets, kinds, expand_lines))
+        assert chunks == _chunks_line_by_line(lines, kinds), (lines, kinds)
+        compared += len(chunks)
+    assert compared > 500
