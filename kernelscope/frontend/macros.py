@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from itertools import accumulate, groupby, repeat
+from itertools import accumulate, repeat
 from operator import add
 from dataclasses import field
 from functools import lru_cache
@@ -522,7 +522,7 @@ class Preprocessor:
         # Only the lines that use a macro (with a line of context on each side, and the lines a call's
         # arguments run over) are tokenised; the rest is copied as it is.
         offsets = self._region_line_offsets(text, start, end)     # (each line's start, then `end`)
-        for first, last, kind in self._line_chunks(text, offsets, *self._line_kinds(hits, offsets)):
+        for first, last, kind in self._line_chunks(text, offsets, self._line_kinds(hits, offsets)):
             chunk_start, chunk_end = offsets[first], offsets[last]
             if kind == PLAIN:
                 emit(text[chunk_start:chunk_end], chunk_start, True)
@@ -633,11 +633,9 @@ class Preprocessor:
                 hits.sort()
         return hits
 
-    def _line_kinds(self, hits: list, offsets: list) -> tuple[list[int], list[int]]:
-        """How each line (starting at its offset in `offsets`) is preprocessed, from its macro words;
-        and the EXPAND lines, in order."""
+    def _line_kinds(self, hits: list, offsets: list) -> list[int]:
+        """How each line (starting at its offset in `offsets`) is preprocessed, from its macro words."""
         kinds = [PLAIN] * (len(offsets) - 1)
-        expand_lines = []
         for first, _, word in hits:
             line = bisect.bisect_right(offsets, first) - 1
             if kinds[line] == EXPAND:
@@ -647,8 +645,7 @@ class Preprocessor:
                 kinds[line] = CONSTANTS
             else:
                 kinds[line] = EXPAND      # a macro to expand, or an unknown ALL_CAPS name
-                expand_lines.append(line)
-        return kinds, expand_lines
+        return kinds
 
     def _substitute_constants(self, text: str, start: int, end: int, hits: list, emit) -> None:
         """Lines text[start:end] whose only macros are numeric constants (`#define TILE 32`):
@@ -680,31 +677,33 @@ class Preprocessor:
                 return starts[first:last + 1]
         return _split_line_offsets(text, start, end)
 
-    def _line_chunks(self, text: str, offsets: list[int], kinds: list[int], expand_lines: list[int]):
+    def _line_chunks(self, text: str, offsets: list[int], kinds: list[int]):
         """(first line, end line, kind) runs covering all lines in order, the lines of text starting at
         `offsets` (then their end): PLAIN lines are copied,
         CONSTANTS lines get their numeric macros substituted, EXPAND lines (with a line of context
-        on each side and the lines a call's arguments run over) are tokenised and expanded.
-        expand_lines: the lines whose kind is EXPAND, in order (only they are visited; the runs
-        are grouped in C: a Python step per line of the region cost more than the rest)."""
+        on each side and the lines a call's arguments run over) are tokenised and expanded."""
         wanted = list(kinds)
         line_count = len(offsets) - 1
-        for index in expand_lines:
-            low = max(0, index - 1)
-            high = index
-            depth = text.count("(", offsets[index], offsets[index + 1]) - \
-                text.count(")", offsets[index], offsets[index + 1])
-            while depth > 0 and high + 1 < line_count and high - index < MAX_CALL_LINES:
-                high += 1
-                depth += text.count("(", offsets[high], offsets[high + 1]) - \
-                    text.count(")", offsets[high], offsets[high + 1])
-            high = min(line_count - 1, high + 1)
-            wanted[low:high + 1] = [EXPAND] * (high + 1 - low)
+        index = 0
+        while index < line_count:
+            if kinds[index] == EXPAND:
+                low = max(0, index - 1)
+                high = index
+                depth = text.count("(", offsets[index], offsets[index + 1]) - \
+                    text.count(")", offsets[index], offsets[index + 1])
+                while depth > 0 and high + 1 < line_count and high - index < MAX_CALL_LINES:
+                    high += 1
+                    depth += text.count("(", offsets[high], offsets[high + 1]) - \
+                        text.count(")", offsets[high], offsets[high + 1])
+                high = min(line_count - 1, high + 1)
+                for k in range(low, high + 1):
+                    wanted[k] = EXPAND
+            index += 1
         first = 0
-        for kind, run in groupby(wanted):
-            last = first + len(list(run))
-            yield first, last, kind
-            first = last
+        for k in range(1, line_count + 1):
+            if k == line_count or wanted[k] != wanted[first]:
+                yield first, k, wanted[first]
+                first = k
 
     def _expand_tokens(self, tokens: list[Token], hidden: set, depth: int, emit, origin=None,
                        top_level: bool = False) -> None:
