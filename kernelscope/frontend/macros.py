@@ -384,7 +384,6 @@ class Preprocessor:
         self._other_names_of: set | None = None if defines else set(predefined)   # what _other_names was found for
         self._other_names: tuple = predefined_other_names
         self._argument_tokens: dict[str, list] = {}     # a macro-free argument's text -> its tokens
-        self._newline_starts: list | None = None        # run's line starts, where "\n" is the only line break
 
     # -- public -----------------------------------------------------------------------------
     def run(self, text: str) -> Preprocessed:
@@ -393,8 +392,6 @@ class Preprocessor:
         positions = PositionMap()
         out_len = 0
         line_starts = _line_starts(text)
-        # (each region's lines are then a slice of these: see _region_line_offsets)
-        self._newline_starts = None if any(char in text for char in _OTHER_LINE_BREAKS) else line_starts
         stack: list[list[bool]] = []  # per #if: [this branch active, some branch taken, parent active]
         active = True
         code_lines: list[tuple[int, int]] = []  # spans of active code to expand, merged
@@ -521,8 +518,9 @@ class Preprocessor:
             return
         # Only the lines that use a macro (with a line of context on each side, and the lines a call's
         # arguments run over) are tokenised; the rest is copied as it is.
-        offsets = self._region_line_offsets(text, start, end)     # (each line's start, then `end`)
-        for first, last, kind in self._line_chunks(text, offsets, self._line_kinds(hits, offsets)):
+        lines = text[start:end].splitlines(keepends=True)
+        offsets = list(accumulate(map(len, lines), initial=start))     # (each line's start, then `end`)
+        for first, last, kind in self._line_chunks(lines, self._line_kinds(hits, offsets)):
             chunk_start, chunk_end = offsets[first], offsets[last]
             if kind == PLAIN:
                 emit(text[chunk_start:chunk_end], chunk_start, True)
@@ -663,45 +661,27 @@ class Preprocessor:
             position = last
         emit(text[position:end], position, True)
 
-    def _region_line_offsets(self, text: str, start: int, end: int) -> list:
-        """Where each line of text[start:end] starts, the lines as str.splitlines(keepends=True)
-        splits them, then `end`. Where "\n" is the text's only line break (self._newline_starts,
-        run's line starts) and the region starts and ends at line starts, that is a slice of
-        those, taken without a string per line (the real programs' regions: 1,900 lines a pass).
-        tests/test_prefast10_region_lines.py compares the two."""
-        starts = self._newline_starts
-        if starts is not None:
-            first = bisect.bisect_left(starts, start)
-            last = bisect.bisect_left(starts, end, first)
-            if last < len(starts) and starts[last] == end and starts[first] == start:
-                return starts[first:last + 1]
-        return _split_line_offsets(text, start, end)
-
-    def _line_chunks(self, text: str, offsets: list[int], kinds: list[int]):
-        """(first line, end line, kind) runs covering all lines in order, the lines of text starting at
-        `offsets` (then their end): PLAIN lines are copied,
+    def _line_chunks(self, lines: list[str], kinds: list[int]):
+        """(first line, end line, kind) runs covering all lines in order: PLAIN lines are copied,
         CONSTANTS lines get their numeric macros substituted, EXPAND lines (with a line of context
         on each side and the lines a call's arguments run over) are tokenised and expanded."""
         wanted = list(kinds)
-        line_count = len(offsets) - 1
         index = 0
-        while index < line_count:
+        while index < len(lines):
             if kinds[index] == EXPAND:
                 low = max(0, index - 1)
                 high = index
-                depth = text.count("(", offsets[index], offsets[index + 1]) - \
-                    text.count(")", offsets[index], offsets[index + 1])
-                while depth > 0 and high + 1 < line_count and high - index < MAX_CALL_LINES:
+                depth = lines[index].count("(") - lines[index].count(")")
+                while depth > 0 and high + 1 < len(lines) and high - index < MAX_CALL_LINES:
                     high += 1
-                    depth += text.count("(", offsets[high], offsets[high + 1]) - \
-                        text.count(")", offsets[high], offsets[high + 1])
-                high = min(line_count - 1, high + 1)
+                    depth += lines[high].count("(") - lines[high].count(")")
+                high = min(len(lines) - 1, high + 1)
                 for k in range(low, high + 1):
                     wanted[k] = EXPAND
             index += 1
         first = 0
-        for k in range(1, line_count + 1):
-            if k == line_count or wanted[k] != wanted[first]:
+        for k in range(1, len(lines) + 1):
+            if k == len(lines) or wanted[k] != wanted[first]:
                 yield first, k, wanted[first]
                 first = k
 
@@ -960,15 +940,6 @@ def _directive_lines(text: str):
         end = length if newline == -1 else newline + 1
         yield start, end
         position = text.find("#", end)
-
-
-# What str.splitlines breaks lines at besides "\n" (normalised text keeps form feeds and vertical tabs)
-_OTHER_LINE_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
-
-
-def _split_line_offsets(text: str, start: int, end: int) -> list[int]:
-    """Where each of text[start:end].splitlines(keepends=True) starts, then `end`: any text."""
-    return list(accumulate(map(len, text[start:end].splitlines(keepends=True)), initial=start))
 
 
 def _line_starts(text: str) -> list[int]:
