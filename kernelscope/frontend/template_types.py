@@ -12,9 +12,7 @@ kernel's type parameters can be deduced the way the compiler deduces them.
 from __future__ import annotations
 
 from kernelscope.frontend.ctypes import normalise_type
-from functools import lru_cache
-
-from kernelscope.frontend.nodes import FIELD, ancestors, kind_ids, leaf_name as _leaf, node_text as _text
+from kernelscope.frontend.nodes import FIELD, ancestors, leaf_name as _leaf, node_text as _text
 
 _DECLARATIONS = ("parameter_declaration", "declaration", "field_declaration", "optional_parameter_declaration")
 
@@ -131,14 +129,11 @@ class ScopeDeclarations:
     pointers it allocates), and a walk over the rest of its body cost most of a launch's host
     context. The walk stops once the name asked for is found and resumes when a later name is not
     yet; what it finds up to there is what the whole walk finds
-    (tests/test_prefast7_scope_declarations.py compares). The walk goes through named nodes only,
-    by kind id: the grammar's unnamed nodes are tokens, with no node under them, and reading every
-    token's type and children cost most of the walk (tests/test_prefast10_named_scope_walk.py
-    compares it with a walk over every node by type)."""
+    (tests/test_prefast7_scope_declarations.py compares)."""
 
     def __init__(self, scope, nested: bool):
         self._nested = nested
-        self._stack = list(reversed(scope.named_children))
+        self._stack = list(reversed(scope.children))
         self.found: dict = {}
 
     def first_type(self, name: str) -> str | None:
@@ -155,22 +150,12 @@ class ScopeDeclarations:
     def _walk_until(self, name) -> None:
         found = self.found
         stack = self._stack
-        nested = self._nested
-        declarations, file_level = _scope_kinds()
         while name not in found and stack:
             node = stack.pop()
-            kind = node.kind_id
-            if kind in declarations:
+            if node.type in _DECLARATIONS:
                 _note_declaration(node, found)
-            if nested or kind in file_level:
-                stack.extend(reversed(node.named_children))
-
-
-@lru_cache(maxsize=1)
-def _scope_kinds() -> tuple[frozenset, frozenset]:
-    """The kind ids of _DECLARATIONS and of _FILE_LEVEL (a node's kind_id is an int, where its type
-    is a string made anew on every read)."""
-    return kind_ids(*_DECLARATIONS), kind_ids(*_FILE_LEVEL)
+            if self._nested or node.type in _FILE_LEVEL:
+                stack.extend(reversed(node.children))
 
 
 _NO_NAME = object()     # (what no declaration declares: a walk until it goes to the end)
