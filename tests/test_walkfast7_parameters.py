@@ -58,7 +58,8 @@ def test_repeated_parameters_are_shared_within_a_file_only():
     assert [p.name for p in first.kernels[0].params] == ["x", "n", "y"]
     # (the tables live on the file's unit: a second file starts with its own)
     unit = front.FileUnit(front.preprocess("", None, "sm_90"), "")
-    assert getattr(unit, "parameter_shapes", None) is None
+    other = front.FileUnit(front.preprocess("", None, "sm_90"), "")
+    assert unit.parameter_shapes == {} and front._parameter_shapes(unit) is not front._parameter_shapes(other)
     assert [(p.name, p.type_name, p.elem_bytes) for k in first.kernels for p in k.params] == \
         [(p.name, p.type_name, p.elem_bytes) for k in second.kernels for p in k.params]
 

@@ -41,7 +41,8 @@ def test_every_project_parameter_starts_as_afresh(compared):
 
 def test_repeats_share_one_value_within_a_file_only():
     unit = front.FileUnit(front.preprocess("", None, "sm_90"), "")
-    assert getattr(unit, "parameter_values", None) is None
+    other = front.FileUnit(front.preprocess("", None, "sm_90"), "")
+    assert unit.parameter_values == {} and front._parameter_values(unit) is not front._parameter_values(other)
     known = front._parameter_values(unit)
     record = front.Param(name="x", type_name="float", is_pointer=True, elem_bytes=4, is_const=False,
                          is_restrict=False, line=1)

@@ -52,6 +52,9 @@ class FileUnit:
         # 1-based (line, column) in the original file of an offset in the parsed text
         self.line_col = pre.line_col
         self.root = None                          # the parsed tree's root node (set once parsed)
+        # what its kernels share about their parameters (see _parameter_shapes, _parameter_values)
+        self.parameter_shapes: dict = {}
+        self.parameter_values: dict = {}
 
     def node_text(self, node) -> str:
         """A node's parsed text ('' for None): ASCII, so byte offsets are string offsets, and a
@@ -799,28 +802,21 @@ def _bind_type_parameters(unit: FileUnit, kernel: Kernel, type_params: set, para
 
 
 def _parameter_shapes(unit: FileUnit) -> dict:
-    """What the file's kernels share about their parameters, made at its first kernel (a FileUnit
-    lives for one file): a parameter's text -> _plain_param_shape(text), which depends on the text
-    alone. Kernels of one file mostly take the same few (`float* a`, `int n`; about half of the
+    """What the file's kernels share about their parameters (a FileUnit lives for one file, so they
+    are shared within one file only): a parameter's text -> _plain_param_shape(text), which depends
+    on the text alone. Kernels of one file mostly take the same few (`float* a`, `int n`; about half of the
     parameters of the real programs and three quarters of the hand-written kernels repeat one of an
     earlier kernel of their file). The Values a kernel's walk starts its parameters with are shared
-    too (see _parameter_values)."""
-    shapes = getattr(unit, "parameter_shapes", None)
-    if shapes is None:
-        shapes = unit.parameter_shapes = {}
-    return shapes
+    too (see _parameter_values). Tests replace this function to compare with unshared readings."""
+    return unit.parameter_shapes
 
 
 def _parameter_values(unit: FileUnit) -> dict:
-    """The Values a file's kernels start their parameters with (see _param_value), made at its first
-    kernel: (name, type name, pointer?) -> Value. Values and Pointers never change once built, so
+    """The Values a file's kernels start their parameters with (see _param_value): (name, type name, pointer?) -> Value. Values and Pointers never change once built, so
     the kernels of a file that take the same parameter start it with one Value. (Undone once for
     a rise of the sync phase that was where a garbage collection fell: with the collector off,
     sync distinct 164.8 / real 235.8 M without and 164.9 / 235.7 M with the sharing.)"""
-    values = getattr(unit, "parameter_values", None)
-    if values is None:
-        values = unit.parameter_values = {}
-    return values
+    return unit.parameter_values
 
 
 def _param_value(record: Param, known: dict | None = None) -> Value:
