@@ -7,16 +7,12 @@ real kernels over several grids with the table on and off."""
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from kernelscope.analyses import sync
-from kernelscope.frontend import parse_file
-from kernel_bodies import kernel_of
-
-ROOT = Path(__file__).resolve().parents[1]
+from kernel_bodies import kernel_of, named_kernels
 
 
 class Access:
@@ -123,7 +119,6 @@ def test_a_wrong_table_is_noticed(monkeypatch):
 
 
 def test_a_table_too_large_is_not_built(monkeypatch):
-    blocks = [(k, 0, 0) for k in range(3)]
     footprints = [{(0, "g"): [(ACCESSES[0], np.arange(4) + 100 * b)] * 8} for b in range(3)]
     monkeypatch.setattr(sync, "MAX_PAIRS_TABLE", 3 * 3 * 8 * 8 - 1)
     sides = sync._BlockSides(footprints)
@@ -148,12 +143,7 @@ BODIES = {
 
 
 def _kernels():
-    for name, body in BODIES.items():
-        yield name, kernel_of(body)
-    for path in FILES:
-        if (ROOT / path).exists():
-            for kernel in parse_file((ROOT / path).read_text(), path).kernels:
-                yield f"{path}:{kernel.name}", kernel
+    return named_kernels(BODIES, FILES)
 
 
 @pytest.mark.parametrize("grid", [(3, 1, 1), (40, 1, 1), (3, 2, 1)])

@@ -6,16 +6,12 @@ one row shorter), and the whole sync result of kernels with the shortcut on and 
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from kernelscope.analyses import sync
-from kernelscope.frontend import parse_file
-from kernel_bodies import kernel_of
-
-ROOT = Path(__file__).resolve().parents[1]
+from kernel_bodies import named_kernels
 
 
 def brute(slots_x, threads_x, slots_y, threads_y) -> bool:
@@ -95,12 +91,7 @@ FILES = ("tests/kernels/realworld/samples_transpose.cu", "tests/kernels/realworl
 
 
 def _kernels():
-    for name, body in BODIES.items():
-        yield name, kernel_of(body)
-    for path in FILES:
-        if (ROOT / path).exists():
-            for kernel in parse_file((ROOT / path).read_text(), path).kernels:
-                yield f"{path}:{kernel.name}", kernel
+    return named_kernels(BODIES, FILES)
 
 
 @pytest.mark.parametrize("name,kernel", list(_kernels()), ids=lambda case: case if isinstance(case, str) else "")

@@ -7,15 +7,12 @@ one that does not)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
 from kernelscope.analyses import sync
-from kernelscope.frontend import parse_file
-from kernel_bodies import kernel_of
+from kernel_bodies import named_kernels
 
-ROOT = Path(__file__).resolve().parents[1]
 FILES = ("tests/kernels/realworld/samples_transpose.cu", "tests/kernels/realworld/rodinia_hotspot.cu",
          "tests/kernels/realworld/polybench_stencils.cu", "tests/kernels/realworld/hecbench_conv1d.cu")
 
@@ -32,12 +29,7 @@ y[n + blockIdx.x * 8 + threadIdx.x % 16] = 2.0f;
 
 
 def _kernels():
-    for name, body in BODIES.items():
-        yield name, kernel_of(body)
-    for path in FILES:
-        if (ROOT / path).exists():
-            for kernel in parse_file((ROOT / path).read_text(), path).kernels:
-                yield f"{path}:{kernel.name}", kernel
+    return named_kernels(BODIES, FILES)
 
 
 KERNELS = list(_kernels())

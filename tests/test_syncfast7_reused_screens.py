@@ -9,16 +9,13 @@ innermost loops (`interval_screens`)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from kernelscope.analyses import sync
-from kernelscope.frontend import parse_file
-from kernel_bodies import kernel_of
+from kernel_bodies import named_kernels
 
-ROOT = Path(__file__).resolve().parents[1]
 FILES = ("corpus/bitonic_sort/shared_network.cu", "tests/kernels/realworld/babelstream.cu")
 
 _REDUCTION = """for (int s = 1; s < 256; s *= 2) {{
@@ -95,12 +92,7 @@ y[blockIdx.x * 128 + threadIdx.x] = t[threadIdx.x];""",
 
 
 def _kernels():
-    for name, body in BODIES.items():
-        yield name, kernel_of(body)
-    for path in FILES:
-        if (ROOT / path).exists():
-            for kernel in parse_file((ROOT / path).read_text(), path).kernels:
-                yield f"{path}:{kernel.name}", kernel
+    return named_kernels(BODIES, FILES)
 
 
 KERNELS = list(_kernels())
