@@ -384,35 +384,34 @@ class Walker:
         return None, 0, None
 
     def stmt_if_statement(self, node) -> None:
-        condition_node = node.child_by_field_id(FIELD.condition)
-        condition = self.expression(condition_node)
+        condition = self._condition_of(node.child_by_field_id(FIELD.condition))
         line, column = self._line_col(node.start_byte)
         alternative = node.child_by_field_id(FIELD.alternative)
         if self.record:
-            self.scope.add(self.scope.branches, Branch(condition.expr, line, column, self.context(), "if", alternative is not None))
+            self.scope.add(self.scope.branches, Branch(condition, line, column, self.context(), "if", alternative is not None))
         consequence = node.child_by_field_id(FIELD.consequence)
         before = dict(self.env)
         has_else = alternative is not None
-        self.conditions.append(Condition(condition.expr, line, exclusive=has_else))
+        self.conditions.append(Condition(condition, line, exclusive=has_else))
         self.statement(consequence)
         self.conditions.pop()
         after_then = self.env
         if has_else:
             self.env = dict(before)
-            self.conditions.append(Condition(condition.expr, line, negated=True, exclusive=True))
+            self.conditions.append(Condition(condition, line, negated=True, exclusive=True))
             for child in alternative.named_children:
                 self.statement(child)
             self.conditions.pop()
             after_else = self.env
         else:
             after_else = before     # (nothing runs on it: no copy, and _merge knows it unchanged)
-        self.env = _merge(condition.expr, after_then, after_else, before)
+        self.env = _merge(condition, after_then, after_else, before)
         then_exits = _always_exits(consequence)
         else_exits = alternative is not None and all(_always_exits(c) for c in alternative.named_children)
         if then_exits and not else_exits:
-            self.conditions.append(Condition(condition.expr, line, negated=True))
+            self.conditions.append(Condition(condition, line, negated=True))
         elif else_exits and not then_exits:
-            self.conditions.append(Condition(condition.expr, line))
+            self.conditions.append(Condition(condition, line))
 
     def stmt_for_statement(self, node) -> None:
         self._pending_unroll, unroll = None, getattr(self, "_pending_unroll", None)
@@ -477,10 +476,10 @@ class Walker:
         condition_node = node.child_by_field_id(FIELD.condition)
         body = node.child_by_field_id(FIELD.body)
         assigned = self._enter_loop_variables(node, None, None, None)
-        condition = self.expression(condition_node)
+        condition = self._condition_of(condition_node)
         line, _ = self._line_col(node.start_byte)
         loop = Loop("while", line, None, None, None, None, "?", None, None, len(self.loops) + 1,
-                    condition.expr.thread_dependent)
+                    condition.thread_dependent)
         loop.step_op = None
         self._run_loop(loop, body, None, assigned)
 
@@ -582,11 +581,11 @@ class Walker:
             self.scope.add(self.scope.early_returns, Branch(condition, line, column, self.context(), "return"))
 
     def stmt_switch_statement(self, node) -> None:
-        condition = self.expression(node.child_by_field_id(FIELD.condition))
+        condition = self._condition_of(node.child_by_field_id(FIELD.condition))
         line, column = self._line_col(node.start_byte)
         if self.record:
-            self.scope.add(self.scope.branches, Branch(condition.expr, line, column, self.context(), "switch", True))
-        self.conditions.append(Condition(condition.expr, line))
+            self.scope.add(self.scope.branches, Branch(condition, line, column, self.context(), "switch", True))
+        self.conditions.append(Condition(condition, line))
         body = node.child_by_field_id(FIELD.body)
         if body is not None:
             for child in body.named_children:
@@ -850,6 +849,18 @@ class Walker:
         if node is None or depth > MAX_EXPRESSION_DEPTH:
             return self.expression(node, depth).expr
         return self._operand(node, depth)[1]
+
+    def _condition_of(self, node) -> sx.Expr:
+        """expression(node).expr for the condition clause of an `if`, `while` or `switch`: its one
+        expression (nearly always) read by _expr_of, as expr_condition_clause reads it but without
+        the dispatch and the Value that `expression` would make only for the expression to be read
+        (tests/test_walkfast10_condition_of.py compares the two)."""
+        if node is not None and node.kind_id in _CONDITION_CLAUSES and node.named_child_count == 1:
+            child = node.named_child(0)
+            if child.kind_id not in _DECLARATION_KINDS:
+                # expression(node, 0) hands the clause depth 1, and the clause its child the same
+                return self._expr_of(child, 1)
+        return self.expression(node).expr
 
     def _binary_general(self, node, depth) -> Value:
         """expr_binary_expression by the general path: each operand through `expression`."""
@@ -1413,6 +1424,7 @@ _KIND_SETS = {
     "_LIST_KINDS": ("argument_list", "initializer_list"),
     "_CALL_KINDS": ("call_expression",),
     "_DECLARATION_KINDS": ("declaration",),
+    "_CONDITION_CLAUSES": ("condition_clause",),   # those _condition_of reads alone (a test empties it)
 }
 globals().update(dict.fromkeys(_KIND_SETS, frozenset()))
 
