@@ -341,6 +341,17 @@ class Walker:
             if value is None:
                 self.env[name] = Value(expr, ctype if base_type == "auto" else declared_type)
                 return
+        elif value_kind in _DECLARED_PARTS:
+            # a number, `threadIdx.x` or `a[i]`: its parts, as `expression` gives them at the depth
+            # it hands its handler, without a Value made only to be re-wrapped below
+            # (tests/test_walkfast11_value_parts.py)
+            if value_kind in _SUBSCRIPT_KINDS:
+                value, expr, ctype, _ = self._subscript_parts(value_node, 1, True)
+            else:
+                value, expr, ctype, _ = self._operand(value_node, 0)
+            if value is None:
+                self.env[name] = Value(expr, ctype if base_type == "auto" else declared_type)
+                return
         else:
             value = self.expression(value_node, whole_struct=True)
         if pointer_depth == 0 and value.pointer is not None and base_type != "auto" and value.dims is None:
@@ -831,6 +842,8 @@ class Walker:
             if builtin is not None and builtin[0] not in self.env:
                 return None, self._builtin(builtin[1]), "unsigned int", None
             value = self._field_general(node, depth + 1)
+        elif kind in _OPERAND_SUBSCRIPTS:
+            return self._subscript_parts(node, depth + 1, False)
         elif kind in _OPERAND_PARENTHESES and depth < MAX_EXPRESSION_DEPTH and node.named_child_count:
             # `(a + b) * c`: the inner expression's parts, as expr_parenthesized_expression would
             # give it through `expression` at depth + 1 (which passes the depth check there)
@@ -839,6 +852,25 @@ class Walker:
             handler = _EXPRESSION_BY_KIND.get(kind)
             value = handler(self, node, depth + 1, False) if handler is not None else self.expression(node, depth)
         return value, value.expr, value.ctype, value.pointer
+
+    def _subscript_parts(self, node, depth, whole_struct) -> tuple:
+        """(Value or None, expr, ctype, pointer) of `a[i]`, as expr_subscript_expression(node, depth,
+        whole_struct) gives it, but an element's load gets no Value (None): a binary operand or a
+        declaration's value needs only its parts (tests/test_walkfast11_value_parts.py)."""
+        location = self.lvalue(node)
+        if location is None:
+            for child in node.named_children:
+                self.expression(child, depth)
+            return UNKNOWN, UNKNOWN.expr, None, None
+        pointer, size, ctype = location
+        if pointer.dims:
+            value = Value(pointer.offset, ctype, pointer)   # a row of a multi-dimensional array
+            return value, pointer.offset, ctype, pointer
+        if whole_struct:
+            self._load_value(node, pointer, size, ctype, True)
+        else:
+            self._record(node, pointer, size, "load")       # (what _load_value does without whole_struct)
+        return None, sx.Load(pointer.base, pointer.offset), ctype, None
 
     def _expr_of(self, node, depth: int = 0) -> sx.Expr:
         """expression(node, depth).expr, by _operand: without the Value that `expression` would
@@ -1425,6 +1457,8 @@ _KIND_SETS = {
     "_CALL_KINDS": ("call_expression",),
     "_DECLARATION_KINDS": ("declaration",),
     "_CONDITION_CLAUSES": ("condition_clause",),   # those _condition_of reads alone (a test empties it)
+    "_OPERAND_SUBSCRIPTS": ("subscript_expression",),  # those _operand reads by _subscript_parts (a test empties it)
+    "_DECLARED_PARTS": ("number_literal", "field_expression", "subscript_expression"),  # _declare's (likewise)
 }
 globals().update(dict.fromkeys(_KIND_SETS, frozenset()))
 
