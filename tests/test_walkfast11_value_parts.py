@@ -1,9 +1,7 @@
 """Values built only to be unpacked are skipped in two more places of the body walk:
 - a binary operator's operand `a[i]` is read by Walker._subscript_parts (its load's parts, no Value);
 - a declaration's value that is a number, `threadIdx.x` (or another field) or `a[i]` is read as
-  parts, so `float v = a[i];` makes one Value (the name's) instead of two;
-- an assignment to a name whose right side is a binary expression, `a[i]` or a number is read as
-  parts and assigned by Walker._assign_name (`sum += a * b` makes only the sum's new Value).
+  parts, so `float v = a[i];` makes one Value (the name's) instead of two.
 The model must be what the general path builds (`expression` and its handlers, the kind sets that
 switch the shortcuts emptied), on every CUDA file of the project, compared by the digest of
 tests/test_walker_fast_paths.py (which names expression nodes by first-met order, so that sharing
@@ -20,7 +18,6 @@ def _general(monkeypatch):
     body._load_kind_tables()        # (so that the emptied sets are not filled again by a first walk)
     monkeypatch.setattr(body, "_OPERAND_SUBSCRIPTS", frozenset())
     monkeypatch.setattr(body, "_DECLARED_PARTS", frozenset())
-    monkeypatch.setattr(body, "_ASSIGNED_PARTS", frozenset())
 
 
 def _differing(monkeypatch, fast_patch=None) -> list:
@@ -30,12 +27,12 @@ def _differing(monkeypatch, fast_patch=None) -> list:
 
 def test_parts_read_alone_are_what_expression_builds(monkeypatch):
     body._load_kind_tables()
-    assert body._OPERAND_SUBSCRIPTS and body._DECLARED_PARTS and body._ASSIGNED_PARTS   # (the shortcuts are on)
+    assert body._OPERAND_SUBSCRIPTS and body._DECLARED_PARTS   # (the shortcuts are on)
     assert _differing(monkeypatch) == []
 
 
 def test_each_shortcut_alone_is_what_expression_builds(monkeypatch):
-    for name in ("_OPERAND_SUBSCRIPTS", "_DECLARED_PARTS", "_ASSIGNED_PARTS"):
+    for name in ("_OPERAND_SUBSCRIPTS", "_DECLARED_PARTS"):
         assert _differing(monkeypatch, lambda m: m.setattr(body, name, frozenset())) == []
 
 
@@ -54,21 +51,6 @@ def test_the_shortcuts_are_taken(monkeypatch):
     for path in sorted((ROOT / "examples").glob("*.cu")):
         parse_file(path.read_text(), str(path))
     assert True in callers and False in callers
-
-
-def test_assignments_by_parts_are_taken(monkeypatch):
-    operators = []
-    assign_name = body.Walker._assign_name
-
-    def counting(walker, node, target, operator, expr, ctype, depth):
-        operators.append(operator)
-        return assign_name(walker, node, target, operator, expr, ctype, depth)
-
-    body._load_kind_tables()
-    monkeypatch.setattr(body.Walker, "_assign_name", counting)
-    for path in sorted((ROOT / "examples").glob("*.cu")):
-        parse_file(path.read_text(), str(path))
-    assert "=" in operators and "+=" in operators
 
 
 def _unrecorded(walker, node, depth, whole_struct, parts=body.Walker._subscript_parts):
@@ -98,13 +80,3 @@ def _row_as_parts(walker, node, depth, whole_struct, parts=body.Walker._subscrip
 @pytest.mark.parametrize("broken", [_unrecorded, _untyped, _struct_blind, _row_as_parts])
 def test_a_broken_subscript_read_is_caught(monkeypatch, broken):
     assert _differing(monkeypatch, lambda m: m.setattr(body.Walker, "_subscript_parts", broken)) != []
-
-
-def test_an_assignment_by_parts_mistyped_is_caught(monkeypatch):
-    """The right side's type decides a compound assignment's arithmetic type (`sum += a * b`)."""
-    assign_name = body.Walker._assign_name
-
-    def as_double(walker, node, target, operator, expr, ctype, depth):
-        return assign_name(walker, node, target, operator, expr, "double", depth)
-
-    assert _differing(monkeypatch, lambda m: m.setattr(body.Walker, "_assign_name", as_double)) != []

@@ -945,41 +945,8 @@ class Walker:
         operator_node = node.child_by_field_id(FIELD.operator)
         operator = self._source[operator_node.start_byte:operator_node.end_byte] if operator_node is not None else ""
         right_node = node.child_by_field_id(FIELD.right)
-        target = node.child_by_field_id(FIELD.left)
-        if right_node is not None and target is not None and right_node.kind_id in _ASSIGNED_PARTS \
-                and target.kind_id in _IDENTIFIER_KINDS and depth < MAX_EXPRESSION_DEPTH:
-            # `x = a + b`, `sum += a[i]`, `x = 0`: the right side's parts, as `expression` gives
-            # them (its handler at depth + 1), without a Value made only for them to be read
-            if right_node.kind_id in _SUBSCRIPT_KINDS:
-                value, expr, ctype, _ = self._subscript_parts(right_node, depth + 1, True)
-            else:
-                value, expr, ctype, _ = self._operand(right_node, depth)
-            if value is None:
-                return self._assign_name(node, target, operator, expr, ctype, depth)
-            right = value
-        else:
-            right = self.expression(right_node, depth, whole_struct=True)
-        return self._assign(node, target, operator, right, depth)
-
-    def _assign_name(self, node, target, operator: str, expr, ctype, depth: int) -> Value:
-        """_assign(node, target, operator, Value(expr, ctype), depth) for a name `target`, with the
-        Value made only where it is kept (tests/test_walkfast11_value_parts.py)."""
-        name = self._source[target.start_byte:target.end_byte]
-        old = self.env.get(name)
-        if old is not None and (old.location is not None or old.pointer is not None):
-            return self._assign(node, target, operator, Value(expr, ctype), depth)
-        if old is None:
-            old = Value(sx.shared_sym(name))
-        if operator == "=":
-            new = Value(expr, old.ctype or ctype)
-        else:
-            op = operator[:-1]
-            new_ctype = _promote(old.ctype, ctype) if op in "+-*/%" else old.ctype
-            self._arith(target, op, new_ctype, old.expr, expr)
-            new = Value(sx.binary(op, old.expr, expr) if op in sx.BINARY_OPERATORS else
-                        sx.Opaque(op, (old.expr, expr)), old.ctype)
-        self.env[name] = new
-        return new
+        right = self.expression(right_node, depth, whole_struct=True)
+        return self._assign(node, node.child_by_field_id(FIELD.left), operator, right, depth)
 
     def _assign(self, node, target, operator: str, right: Value, depth: int) -> Value:
         # (a name's value read once, for whether it is memory and for its old value; a name
@@ -1491,7 +1458,6 @@ _KIND_SETS = {
     "_DECLARATION_KINDS": ("declaration",),
     "_CONDITION_CLAUSES": ("condition_clause",),   # those _condition_of reads alone (a test empties it)
     "_OPERAND_SUBSCRIPTS": ("subscript_expression",),  # those _operand reads by _subscript_parts (a test empties it)
-    "_ASSIGNED_PARTS": ("binary_expression", "subscript_expression", "number_literal"),     # right sides expr_assignment_expression reads as parts (likewise)
     "_DECLARED_PARTS": ("number_literal", "field_expression", "subscript_expression"),  # _declare's (likewise)
 }
 globals().update(dict.fromkeys(_KIND_SETS, frozenset()))
