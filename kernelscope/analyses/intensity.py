@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import field
 from functools import lru_cache
+from operator import itemgetter
 
 from kernelscope import profiles_db
 from kernelscope.analyses.trips import ExecWeights
@@ -122,14 +123,15 @@ def _result(flops: dict, special: float, unknown_flops: list, global_bytes: floa
     if flops_per_thread is not None and global_bytes_per_thread:
         intensity = flops_per_thread / global_bytes_per_thread
     elif flops_per_thread is not None and global_bytes_per_thread == 0 and flops_per_thread > 0:
-        intensity = float("inf")
+        intensity = _INF
     total_flops = total_global_bytes = None
     if threads_launched:
         if flops_per_thread is not None:
             total_flops = flops_per_thread * threads_launched
         if global_bytes_per_thread is not None:
             total_global_bytes = global_bytes_per_thread * threads_launched
-    result = IntensityResult(flops_per_thread, {p: v for p, v in flops.items() if v}, special,
+    # the precisions with FLOPs, kept by a filter in C (a dict comprehension is a function call)
+    result = IntensityResult(flops_per_thread, dict(filter(_count_of, flops.items())), special,
                              global_bytes_per_thread, shared_bytes, intensity, None, None, None, None,
                              threads_launched or None, total_flops, total_global_bytes, symbolic,
                              max(flops, key=flops.get) if any(flops.values()) else "fp32")
@@ -142,12 +144,14 @@ def _result(flops: dict, special: float, unknown_flops: list, global_bytes: floa
 # tests that compare with the general path)
 REUSE_RUN_WEIGHTS = True
 _NO_CONTEXT = object()     # what no site's context is: the first site asks
+_count_of = itemgetter(1)  # of a (precision, count) pair
 
 
 def _roofline(result: IntensityResult, gpu) -> None:
-    precision = result.dominant_precision
-    peak = gpu.peak_flops(precision) or gpu.peak_flops("fp32")
-    bandwidth = gpu.memory_bandwidth_bytes
+    if KEEP_ROOFS:
+        peak, bandwidth = _roof(gpu, result.dominant_precision)
+    else:
+        peak, bandwidth = _peak_and_bandwidth(gpu, result.dominant_precision)
     result.gpu = gpu.name
     if not peak or not bandwidth:
         return
@@ -156,12 +160,31 @@ def _roofline(result: IntensityResult, gpu) -> None:
     if intensity is None:
         result.bound = "unknown"  # FLOPs or bytes depend on a loop bound nobody gave (--arg)
         return
-    if intensity == float("inf"):
+    if intensity == _INF:
         result.bound = "compute"
         result.attainable_flops = peak
         return
     result.attainable_flops = min(peak, intensity * bandwidth)
     result.bound = "memory" if intensity < result.ridge_point else "compute"
+
+
+def _peak_and_bandwidth(gpu, precision: str) -> tuple:
+    return gpu.peak_flops(precision) or gpu.peak_flops("fp32"), gpu.memory_bandwidth_bytes
+
+
+def _roof(gpu, precision: str) -> tuple:
+    """_peak_and_bandwidth, kept per GPU object and precision: a run asks the same few for every
+    kernel. The GPU is kept with its figures, so that its id is not another object's later."""
+    kept = _ROOFS.get((id(gpu), precision))
+    if kept is None or kept[0] is not gpu:
+        kept = _ROOFS[id(gpu), precision] = (gpu, _peak_and_bandwidth(gpu, precision))
+    return kept[1]
+
+
+# (id of a GpuProfile, precision) -> (the profile, its (peak FLOP/s, bytes/s)); the switch is for tests
+# that compare with asking the profile each time
+_ROOFS: dict = {}
+KEEP_ROOFS = True
 
 
 @lru_cache(maxsize=32)
