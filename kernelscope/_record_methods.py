@@ -124,27 +124,7 @@ def _kernelscope_analyses_occupancy_OccupancyResult(cls, defaults):
     _dflt_sweep, _dflt_best_block_size = defaults
 
     def __init__(self, arch, block_size, registers, registers_source, static_shared_bytes, dynamic_shared_bytes, barriers, max_threads_per_block, active_blocks_per_sm, active_warps_per_sm, max_warps_per_sm, theoretical_occupancy, limiter, limits, allocated_registers_per_block, allocated_shared_bytes_per_block, shared_memory_config_bytes, carveout, shared_memory_opt_in, sweep=_dflt_sweep, best_block_size=_dflt_best_block_size):
-        _object_setattr(self, 'arch', arch)
-        _object_setattr(self, 'block_size', block_size)
-        _object_setattr(self, 'registers', registers)
-        _object_setattr(self, 'registers_source', registers_source)
-        _object_setattr(self, 'static_shared_bytes', static_shared_bytes)
-        _object_setattr(self, 'dynamic_shared_bytes', dynamic_shared_bytes)
-        _object_setattr(self, 'barriers', barriers)
-        _object_setattr(self, 'max_threads_per_block', max_threads_per_block)
-        _object_setattr(self, 'active_blocks_per_sm', active_blocks_per_sm)
-        _object_setattr(self, 'active_warps_per_sm', active_warps_per_sm)
-        _object_setattr(self, 'max_warps_per_sm', max_warps_per_sm)
-        _object_setattr(self, 'theoretical_occupancy', theoretical_occupancy)
-        _object_setattr(self, 'limiter', limiter)
-        _object_setattr(self, 'limits', limits)
-        _object_setattr(self, 'allocated_registers_per_block', allocated_registers_per_block)
-        _object_setattr(self, 'allocated_shared_bytes_per_block', allocated_shared_bytes_per_block)
-        _object_setattr(self, 'shared_memory_config_bytes', shared_memory_config_bytes)
-        _object_setattr(self, 'carveout', carveout)
-        _object_setattr(self, 'shared_memory_opt_in', shared_memory_opt_in)
-        _object_setattr(self, 'sweep', sweep)
-        _object_setattr(self, 'best_block_size', best_block_size)
+        _object_setattr(self, '__dict__', {'arch': arch, 'block_size': block_size, 'registers': registers, 'registers_source': registers_source, 'static_shared_bytes': static_shared_bytes, 'dynamic_shared_bytes': dynamic_shared_bytes, 'barriers': barriers, 'max_threads_per_block': max_threads_per_block, 'active_blocks_per_sm': active_blocks_per_sm, 'active_warps_per_sm': active_warps_per_sm, 'max_warps_per_sm': max_warps_per_sm, 'theoretical_occupancy': theoretical_occupancy, 'limiter': limiter, 'limits': limits, 'allocated_registers_per_block': allocated_registers_per_block, 'allocated_shared_bytes_per_block': allocated_shared_bytes_per_block, 'shared_memory_config_bytes': shared_memory_config_bytes, 'carveout': carveout, 'shared_memory_opt_in': shared_memory_opt_in, 'sweep': sweep, 'best_block_size': best_block_size})
 
     def __repr__(self):
         return self.__class__.__qualname__ + f"(arch={self.arch!r}, block_size={self.block_size!r}, registers={self.registers!r}, registers_source={self.registers_source!r}, static_shared_bytes={self.static_shared_bytes!r}, dynamic_shared_bytes={self.dynamic_shared_bytes!r}, barriers={self.barriers!r}, max_threads_per_block={self.max_threads_per_block!r}, active_blocks_per_sm={self.active_blocks_per_sm!r}, active_warps_per_sm={self.active_warps_per_sm!r}, max_warps_per_sm={self.max_warps_per_sm!r}, theoretical_occupancy={self.theoretical_occupancy!r}, limiter={self.limiter!r}, limits={self.limits!r}, allocated_registers_per_block={self.allocated_registers_per_block!r}, allocated_shared_bytes_per_block={self.allocated_shared_bytes_per_block!r}, shared_memory_config_bytes={self.shared_memory_config_bytes!r}, carveout={self.carveout!r}, shared_memory_opt_in={self.shared_memory_opt_in!r}, best_block_size={self.best_block_size!r})"
@@ -173,9 +153,7 @@ def _kernelscope_analyses_occupancy_OccupancyResult(cls, defaults):
 def _kernelscope_analyses_occupancy_SweepPoint(cls, defaults):
 
     def __init__(self, block_size, active_blocks_per_sm, theoretical_occupancy):
-        _object_setattr(self, 'block_size', block_size)
-        _object_setattr(self, 'active_blocks_per_sm', active_blocks_per_sm)
-        _object_setattr(self, 'theoretical_occupancy', theoretical_occupancy)
+        _object_setattr(self, '__dict__', {'block_size': block_size, 'active_blocks_per_sm': active_blocks_per_sm, 'theoretical_occupancy': theoretical_occupancy})
 
     def __repr__(self):
         return self.__class__.__qualname__ + f"(block_size={self.block_size!r}, active_blocks_per_sm={self.active_blocks_per_sm!r}, theoretical_occupancy={self.theoretical_occupancy!r})"
@@ -204,11 +182,7 @@ def _kernelscope_analyses_occupancy_SweepPoint(cls, defaults):
 def _kernelscope_analyses_sync_AtomicContention(cls, defaults):
 
     def __init__(self, array, line, column, lanes, in_loop):
-        _object_setattr(self, 'array', array)
-        _object_setattr(self, 'line', line)
-        _object_setattr(self, 'column', column)
-        _object_setattr(self, 'lanes', lanes)
-        _object_setattr(self, 'in_loop', in_loop)
+        _object_setattr(self, '__dict__', {'array': array, 'line': line, 'column': column, 'lanes': lanes, 'in_loop': in_loop})
 
     def __repr__(self):
         return self.__class__.__qualname__ + f"(array={self.array!r}, line={self.line!r}, column={self.column!r}, lanes={self.lanes!r}, in_loop={self.in_loop!r})"
@@ -237,9 +211,7 @@ def _kernelscope_analyses_sync_AtomicContention(cls, defaults):
 def _kernelscope_analyses_sync_DivergentBarrier(cls, defaults):
 
     def __init__(self, line, column, reason):
-        _object_setattr(self, 'line', line)
-        _object_setattr(self, 'column', column)
-        _object_setattr(self, 'reason', reason)
+        _object_setattr(self, '__dict__', {'line': line, 'column': column, 'reason': reason})
 
     def __repr__(self):
         return self.__class__.__qualname__ + f"(line={self.line!r}, column={self.column!r}, reason={self.reason!r})"
@@ -292,10 +264,7 @@ def _kernelscope_analyses_sync_LoopNode(cls, defaults):
 def _kernelscope_analyses_sync_MaskMismatch(cls, defaults):
 
     def __init__(self, name, line, column, message):
-        _object_setattr(self, 'name', name)
-        _object_setattr(self, 'line', line)
-        _object_setattr(self, 'column', column)
-        _object_setattr(self, 'message', message)
+        _object_setattr(self, '__dict__', {'name': name, 'line': line, 'column': column, 'message': message})
 
     def __repr__(self):
         return self.__class__.__qualname__ + f"(name={self.name!r}, line={self.line!r}, column={self.column!r}, message={self.message!r})"
@@ -324,10 +293,7 @@ def _kernelscope_analyses_sync_MaskMismatch(cls, defaults):
 def _kernelscope_analyses_sync_ReturnBeforeBarrier(cls, defaults):
 
     def __init__(self, line, column, barrier_line, message):
-        _object_setattr(self, 'line', line)
-        _object_setattr(self, 'column', column)
-        _object_setattr(self, 'barrier_line', barrier_line)
-        _object_setattr(self, 'message', message)
+        _object_setattr(self, '__dict__', {'line': line, 'column': column, 'barrier_line': barrier_line, 'message': message})
 
     def __repr__(self):
         return self.__class__.__qualname__ + f"(line={self.line!r}, column={self.column!r}, barrier_line={self.barrier_line!r}, message={self.message!r})"
@@ -357,15 +323,7 @@ def _kernelscope_analyses_sync_SharedRace(cls, defaults):
     _dflt_one_store, = defaults
 
     def __init__(self, array, kind, first_line, first_column, second_line, second_column, scope, message, one_store=_dflt_one_store):
-        _object_setattr(self, 'array', array)
-        _object_setattr(self, 'kind', kind)
-        _object_setattr(self, 'first_line', first_line)
-        _object_setattr(self, 'first_column', first_column)
-        _object_setattr(self, 'second_line', second_line)
-        _object_setattr(self, 'second_column', second_column)
-        _object_setattr(self, 'scope', scope)
-        _object_setattr(self, 'message', message)
-        _object_setattr(self, 'one_store', one_store)
+        _object_setattr(self, '__dict__', {'array': array, 'kind': kind, 'first_line': first_line, 'first_column': first_column, 'second_line': second_line, 'second_column': second_column, 'scope': scope, 'message': message, 'one_store': one_store})
 
     def __repr__(self):
         return self.__class__.__qualname__ + f"(array={self.array!r}, kind={self.kind!r}, first_line={self.first_line!r}, first_column={self.first_column!r}, second_line={self.second_line!r}, second_column={self.second_column!r}, scope={self.scope!r}, message={self.message!r}, one_store={self.one_store!r})"
@@ -394,9 +352,7 @@ def _kernelscope_analyses_sync_SharedRace(cls, defaults):
 def _kernelscope_analyses_sync_Site(cls, defaults):
 
     def __init__(self, name, line, column):
-        _object_setattr(self, 'name', name)
-        _object_setattr(self, 'line', line)
-        _object_setattr(self, 'column', column)
+        _object_setattr(self, '__dict__', {'name': name, 'line': line, 'column': column})
 
     def __repr__(self):
         return self.__class__.__qualname__ + f"(name={self.name!r}, line={self.line!r}, column={self.column!r})"
@@ -426,19 +382,7 @@ def _kernelscope_analyses_sync_SyncResult(cls, defaults):
     _dflt_divergent_barriers, _dflt_shared_races, _dflt_global_races, _dflt_returns_before_barrier, _dflt_redundant_barriers, _dflt_mask_mismatches, _dflt_atomic_count, _dflt_atomics_in_loops, _dflt_contention, _dflt_fences, _dflt_exact, _dflt_notes = defaults
 
     def __init__(self, barriers, divergent_barriers=_dflt_divergent_barriers, shared_races=_dflt_shared_races, global_races=_dflt_global_races, returns_before_barrier=_dflt_returns_before_barrier, redundant_barriers=_dflt_redundant_barriers, mask_mismatches=_dflt_mask_mismatches, atomic_count=_dflt_atomic_count, atomics_in_loops=_dflt_atomics_in_loops, contention=_dflt_contention, fences=_dflt_fences, exact=_dflt_exact, notes=_dflt_notes):
-        _object_setattr(self, 'barriers', barriers)
-        _object_setattr(self, 'divergent_barriers', divergent_barriers)
-        _object_setattr(self, 'shared_races', shared_races)
-        _object_setattr(self, 'global_races', global_races)
-        _object_setattr(self, 'returns_before_barrier', returns_before_barrier)
-        _object_setattr(self, 'redundant_barriers', redundant_barriers)
-        _object_setattr(self, 'mask_mismatches', mask_mismatches)
-        _object_setattr(self, 'atomic_count', atomic_count)
-        _object_setattr(self, 'atomics_in_loops', atomics_in_loops)
-        _object_setattr(self, 'contention', contention)
-        _object_setattr(self, 'fences', fences)
-        _object_setattr(self, 'exact', exact)
-        _object_setattr(self, 'notes', notes)
+        _object_setattr(self, '__dict__', {'barriers': barriers, 'divergent_barriers': divergent_barriers, 'shared_races': shared_races, 'global_races': global_races, 'returns_before_barrier': returns_before_barrier, 'redundant_barriers': redundant_barriers, 'mask_mismatches': mask_mismatches, 'atomic_count': atomic_count, 'atomics_in_loops': atomics_in_loops, 'contention': contention, 'fences': fences, 'exact': exact, 'notes': notes})
 
     def __repr__(self):
         return self.__class__.__qualname__ + f"(barriers={self.barriers!r}, divergent_barriers={self.divergent_barriers!r}, shared_races={self.shared_races!r}, global_races={self.global_races!r}, returns_before_barrier={self.returns_before_barrier!r}, redundant_barriers={self.redundant_barriers!r}, mask_mismatches={self.mask_mismatches!r}, atomic_count={self.atomic_count!r}, atomics_in_loops={self.atomics_in_loops!r}, contention={self.contention!r}, fences={self.fences!r}, exact={self.exact!r}, notes={self.notes!r})"
@@ -468,9 +412,7 @@ def _kernelscope_analyses_threads_BlockShape(cls, defaults):
     _dflt_y, _dflt_z = defaults
 
     def __init__(self, x, y=_dflt_y, z=_dflt_z):
-        _object_setattr(self, 'x', x)
-        _object_setattr(self, 'y', y)
-        _object_setattr(self, 'z', z)
+        _object_setattr(self, '__dict__', {'x': x, 'y': y, 'z': z})
 
     def __repr__(self):
         return self.__class__.__qualname__ + f"(x={self.x!r}, y={self.y!r}, z={self.z!r})"
@@ -499,12 +441,7 @@ def _kernelscope_analyses_threads_BlockShape(cls, defaults):
 def _kernelscope_analyses_threads_ThreadSpace(cls, defaults):
 
     def __init__(self, block, linear, lane, warp, active, env):
-        _object_setattr(self, 'block', block)
-        _object_setattr(self, 'linear', linear)
-        _object_setattr(self, 'lane', lane)
-        _object_setattr(self, 'warp', warp)
-        _object_setattr(self, 'active', active)
-        _object_setattr(self, 'env', env)
+        _object_setattr(self, '__dict__', {'block': block, 'linear': linear, 'lane': lane, 'warp': warp, 'active': active, 'env': env})
 
     def __repr__(self):
         return self.__class__.__qualname__ + f"(block={self.block!r}, linear={self.linear!r}, lane={self.lane!r}, warp={self.warp!r}, active={self.active!r}, env={self.env!r})"
@@ -585,15 +522,7 @@ def _kernelscope_analyze_KernelResult(cls, defaults):
 def _kernelscope_analyze_LaunchResult(cls, defaults):
 
     def __init__(self, line, column, block, grid, dynamic_shared_bytes, load_sectors_per_request, store_sectors_per_request, active_blocks_per_sm, theoretical_occupancy):
-        _object_setattr(self, 'line', line)
-        _object_setattr(self, 'column', column)
-        _object_setattr(self, 'block', block)
-        _object_setattr(self, 'grid', grid)
-        _object_setattr(self, 'dynamic_shared_bytes', dynamic_shared_bytes)
-        _object_setattr(self, 'load_sectors_per_request', load_sectors_per_request)
-        _object_setattr(self, 'store_sectors_per_request', store_sectors_per_request)
-        _object_setattr(self, 'active_blocks_per_sm', active_blocks_per_sm)
-        _object_setattr(self, 'theoretical_occupancy', theoretical_occupancy)
+        _object_setattr(self, '__dict__', {'line': line, 'column': column, 'block': block, 'grid': grid, 'dynamic_shared_bytes': dynamic_shared_bytes, 'load_sectors_per_request': load_sectors_per_request, 'store_sectors_per_request': store_sectors_per_request, 'active_blocks_per_sm': active_blocks_per_sm, 'theoretical_occupancy': theoretical_occupancy})
 
     def __repr__(self):
         return self.__class__.__qualname__ + f"(line={self.line!r}, column={self.column!r}, block={self.block!r}, grid={self.grid!r}, dynamic_shared_bytes={self.dynamic_shared_bytes!r}, load_sectors_per_request={self.load_sectors_per_request!r}, store_sectors_per_request={self.store_sectors_per_request!r}, active_blocks_per_sm={self.active_blocks_per_sm!r}, theoretical_occupancy={self.theoretical_occupancy!r})"
@@ -649,10 +578,7 @@ def _kernelscope_analyze_Options(cls, defaults):
 def _kernelscope_analyze_RejectedLaunch(cls, defaults):
 
     def __init__(self, line, column, threads, limit):
-        _object_setattr(self, 'line', line)
-        _object_setattr(self, 'column', column)
-        _object_setattr(self, 'threads', threads)
-        _object_setattr(self, 'limit', limit)
+        _object_setattr(self, '__dict__', {'line': line, 'column': column, 'threads': threads, 'limit': limit})
 
     def __repr__(self):
         return self.__class__.__qualname__ + f"(line={self.line!r}, column={self.column!r}, threads={self.threads!r}, limit={self.limit!r})"
@@ -838,8 +764,7 @@ def _kernelscope_frontend_macros_Preprocessed(cls, defaults):
 def _kernelscope_frontend_shims_LaunchBoundsMark(cls, defaults):
 
     def __init__(self, offset, arguments):
-        _object_setattr(self, 'offset', offset)
-        _object_setattr(self, 'arguments', arguments)
+        _object_setattr(self, '__dict__', {'offset': offset, 'arguments': arguments})
 
     def __repr__(self):
         return self.__class__.__qualname__ + f"(offset={self.offset!r}, arguments={self.arguments!r})"
@@ -868,9 +793,7 @@ def _kernelscope_frontend_shims_LaunchBoundsMark(cls, defaults):
 def _kernelscope_frontend_source_SourceText(cls, defaults):
 
     def __init__(self, path, text, encoding):
-        _object_setattr(self, 'path', path)
-        _object_setattr(self, 'text', text)
-        _object_setattr(self, 'encoding', encoding)
+        _object_setattr(self, '__dict__', {'path': path, 'text': text, 'encoding': encoding})
 
     def __repr__(self):
         return self.__class__.__qualname__ + f"(path={self.path!r}, text={self.text!r}, encoding={self.encoding!r})"
@@ -900,20 +823,7 @@ def _kernelscope_lint_config_Overrides(cls, defaults):
     _dflt_select, _dflt_ignore, _dflt_severity, _dflt_include, _dflt_extend_exclude, _dflt_arch, _dflt_block, _dflt_grid, _dflt_bindings, _dflt_defines, _dflt_types, _dflt_registers, _dflt_fail_on, _dflt_show_info = defaults
 
     def __init__(self, select=_dflt_select, ignore=_dflt_ignore, severity=_dflt_severity, include=_dflt_include, extend_exclude=_dflt_extend_exclude, arch=_dflt_arch, block=_dflt_block, grid=_dflt_grid, bindings=_dflt_bindings, defines=_dflt_defines, types=_dflt_types, registers=_dflt_registers, fail_on=_dflt_fail_on, show_info=_dflt_show_info):
-        _object_setattr(self, 'select', select)
-        _object_setattr(self, 'ignore', ignore)
-        _object_setattr(self, 'severity', severity)
-        _object_setattr(self, 'include', include)
-        _object_setattr(self, 'extend_exclude', extend_exclude)
-        _object_setattr(self, 'arch', arch)
-        _object_setattr(self, 'block', block)
-        _object_setattr(self, 'grid', grid)
-        _object_setattr(self, 'bindings', bindings)
-        _object_setattr(self, 'defines', defines)
-        _object_setattr(self, 'types', types)
-        _object_setattr(self, 'registers', registers)
-        _object_setattr(self, 'fail_on', fail_on)
-        _object_setattr(self, 'show_info', show_info)
+        _object_setattr(self, '__dict__', {'select': select, 'ignore': ignore, 'severity': severity, 'include': include, 'extend_exclude': extend_exclude, 'arch': arch, 'block': block, 'grid': grid, 'bindings': bindings, 'defines': defines, 'types': types, 'registers': registers, 'fail_on': fail_on, 'show_info': show_info})
 
     def __repr__(self):
         return self.__class__.__qualname__ + f"(select={self.select!r}, ignore={self.ignore!r}, severity={self.severity!r}, include={self.include!r}, extend_exclude={self.extend_exclude!r}, arch={self.arch!r}, block={self.block!r}, grid={self.grid!r}, bindings={self.bindings!r}, defines={self.defines!r}, types={self.types!r}, registers={self.registers!r}, fail_on={self.fail_on!r}, show_info={self.show_info!r})"
@@ -943,23 +853,7 @@ def _kernelscope_lint_config_Settings(cls, defaults):
     _dflt_root, _dflt_source, _dflt_select, _dflt_ignore, _dflt_severity, _dflt_per_file_ignores, _dflt_include, _dflt_exclude, _dflt_arch, _dflt_block, _dflt_grid, _dflt_bindings, _dflt_defines, _dflt_types, _dflt_registers, _dflt_fail_on, _dflt_show_info = defaults
 
     def __init__(self, root=_FACTORY, source=_dflt_source, select=_dflt_select, ignore=_dflt_ignore, severity=_dflt_severity, per_file_ignores=_dflt_per_file_ignores, include=_dflt_include, exclude=_dflt_exclude, arch=_dflt_arch, block=_dflt_block, grid=_dflt_grid, bindings=_dflt_bindings, defines=_dflt_defines, types=_dflt_types, registers=_dflt_registers, fail_on=_dflt_fail_on, show_info=_dflt_show_info):
-        _object_setattr(self, 'root', _dflt_root() if root is _FACTORY else root)
-        _object_setattr(self, 'source', source)
-        _object_setattr(self, 'select', select)
-        _object_setattr(self, 'ignore', ignore)
-        _object_setattr(self, 'severity', severity)
-        _object_setattr(self, 'per_file_ignores', per_file_ignores)
-        _object_setattr(self, 'include', include)
-        _object_setattr(self, 'exclude', exclude)
-        _object_setattr(self, 'arch', arch)
-        _object_setattr(self, 'block', block)
-        _object_setattr(self, 'grid', grid)
-        _object_setattr(self, 'bindings', bindings)
-        _object_setattr(self, 'defines', defines)
-        _object_setattr(self, 'types', types)
-        _object_setattr(self, 'registers', registers)
-        _object_setattr(self, 'fail_on', fail_on)
-        _object_setattr(self, 'show_info', show_info)
+        _object_setattr(self, '__dict__', {'root': _dflt_root() if root is _FACTORY else root, 'source': source, 'select': select, 'ignore': ignore, 'severity': severity, 'per_file_ignores': per_file_ignores, 'include': include, 'exclude': exclude, 'arch': arch, 'block': block, 'grid': grid, 'bindings': bindings, 'defines': defines, 'types': types, 'registers': registers, 'fail_on': fail_on, 'show_info': show_info})
 
     def __repr__(self):
         return self.__class__.__qualname__ + f"(root={self.root!r}, source={self.source!r}, select={self.select!r}, ignore={self.ignore!r}, severity={self.severity!r}, per_file_ignores={self.per_file_ignores!r}, include={self.include!r}, exclude={self.exclude!r}, arch={self.arch!r}, block={self.block!r}, grid={self.grid!r}, bindings={self.bindings!r}, defines={self.defines!r}, types={self.types!r}, registers={self.registers!r}, fail_on={self.fail_on!r}, show_info={self.show_info!r})"
@@ -989,12 +883,7 @@ def _kernelscope_lint_findings_FileOutcome(cls, defaults):
     _dflt_findings, _dflt_lines, _dflt_suppressed, _dflt_error, _dflt_hidden_info = defaults
 
     def __init__(self, path, findings=_dflt_findings, lines=_dflt_lines, suppressed=_dflt_suppressed, error=_dflt_error, hidden_info=_dflt_hidden_info):
-        _object_setattr(self, 'path', path)
-        _object_setattr(self, 'findings', findings)
-        _object_setattr(self, 'lines', lines)
-        _object_setattr(self, 'suppressed', suppressed)
-        _object_setattr(self, 'error', error)
-        _object_setattr(self, 'hidden_info', hidden_info)
+        _object_setattr(self, '__dict__', {'path': path, 'findings': findings, 'lines': lines, 'suppressed': suppressed, 'error': error, 'hidden_info': hidden_info})
 
     def __repr__(self):
         return self.__class__.__qualname__ + f"(path={self.path!r}, findings={self.findings!r}, lines={self.lines!r}, suppressed={self.suppressed!r}, error={self.error!r}, hidden_info={self.hidden_info!r})"
@@ -1023,9 +912,7 @@ def _kernelscope_lint_findings_FileOutcome(cls, defaults):
 def _kernelscope_lint_findings_Finding(cls, defaults):
 
     def __init__(self, diagnostic, fingerprint, failing):
-        _object_setattr(self, 'diagnostic', diagnostic)
-        _object_setattr(self, 'fingerprint', fingerprint)
-        _object_setattr(self, 'failing', failing)
+        _object_setattr(self, '__dict__', {'diagnostic': diagnostic, 'fingerprint': fingerprint, 'failing': failing})
 
     def __repr__(self):
         return self.__class__.__qualname__ + f"(diagnostic={self.diagnostic!r}, fingerprint={self.fingerprint!r}, failing={self.failing!r})"
@@ -1072,12 +959,7 @@ def _kernelscope_lint_findings_LintReport(cls, defaults):
 def _kernelscope_lint_suppressions_Comment(cls, defaults):
 
     def __init__(self, line, column, text, own_line, start, end):
-        _object_setattr(self, 'line', line)
-        _object_setattr(self, 'column', column)
-        _object_setattr(self, 'text', text)
-        _object_setattr(self, 'own_line', own_line)
-        _object_setattr(self, 'start', start)
-        _object_setattr(self, 'end', end)
+        _object_setattr(self, '__dict__', {'line': line, 'column': column, 'text': text, 'own_line': own_line, 'start': start, 'end': end})
 
     def __repr__(self):
         return self.__class__.__qualname__ + f"(line={self.line!r}, column={self.column!r}, text={self.text!r}, own_line={self.own_line!r}, start={self.start!r}, end={self.end!r})"
@@ -1288,15 +1170,7 @@ def _kernelscope_model_Diagnostic(cls, defaults):
     _dflt_kernel, _dflt_end_line, _dflt_related = defaults
 
     def __init__(self, rule, severity, path, line, column, message, kernel=_dflt_kernel, end_line=_dflt_end_line, related=_dflt_related):
-        _object_setattr(self, 'rule', rule)
-        _object_setattr(self, 'severity', severity)
-        _object_setattr(self, 'path', path)
-        _object_setattr(self, 'line', line)
-        _object_setattr(self, 'column', column)
-        _object_setattr(self, 'message', message)
-        _object_setattr(self, 'kernel', kernel)
-        _object_setattr(self, 'end_line', end_line)
-        _object_setattr(self, 'related', related)
+        _object_setattr(self, '__dict__', {'rule': rule, 'severity': severity, 'path': path, 'line': line, 'column': column, 'message': message, 'kernel': kernel, 'end_line': end_line, 'related': related})
 
     def __repr__(self):
         return self.__class__.__qualname__ + f"(rule={self.rule!r}, severity={self.severity!r}, path={self.path!r}, line={self.line!r}, column={self.column!r}, message={self.message!r}, kernel={self.kernel!r}, end_line={self.end_line!r}, related={self.related!r})"
@@ -1474,8 +1348,7 @@ def _kernelscope_model_Param(cls, defaults):
 def _kernelscope_model_Position(cls, defaults):
 
     def __init__(self, line, column):
-        _object_setattr(self, 'line', line)
-        _object_setattr(self, 'column', column)
+        _object_setattr(self, '__dict__', {'line': line, 'column': column})
 
     def __repr__(self):
         return self.__class__.__qualname__ + f"(line={self.line!r}, column={self.column!r})"
@@ -1524,9 +1397,7 @@ def _kernelscope_model_SharedArray(cls, defaults):
 def _kernelscope_model_SourceError(cls, defaults):
 
     def __init__(self, line, column, message):
-        _object_setattr(self, 'line', line)
-        _object_setattr(self, 'column', column)
-        _object_setattr(self, 'message', message)
+        _object_setattr(self, '__dict__', {'line': line, 'column': column, 'message': message})
 
     def __repr__(self):
         return self.__class__.__qualname__ + f"(line={self.line!r}, column={self.column!r}, message={self.message!r})"
@@ -1555,26 +1426,7 @@ def _kernelscope_model_SourceError(cls, defaults):
 def _kernelscope_profiles_db_ArchProfile(cls, defaults):
 
     def __init__(self, cc, family, warp_size, max_threads_per_block, max_threads_per_sm, max_warps_per_sm, max_blocks_per_sm, registers_per_sm, max_registers_per_block, max_registers_per_thread, register_allocation_unit, sub_partitions, shared_memory_per_sm, max_shared_memory_per_block, max_shared_memory_per_block_optin, reserved_shared_memory_per_block, shared_memory_allocation_unit, carveouts_kb, max_barriers_per_block, barriers_per_sm_per_block_slot):
-        _object_setattr(self, 'cc', cc)
-        _object_setattr(self, 'family', family)
-        _object_setattr(self, 'warp_size', warp_size)
-        _object_setattr(self, 'max_threads_per_block', max_threads_per_block)
-        _object_setattr(self, 'max_threads_per_sm', max_threads_per_sm)
-        _object_setattr(self, 'max_warps_per_sm', max_warps_per_sm)
-        _object_setattr(self, 'max_blocks_per_sm', max_blocks_per_sm)
-        _object_setattr(self, 'registers_per_sm', registers_per_sm)
-        _object_setattr(self, 'max_registers_per_block', max_registers_per_block)
-        _object_setattr(self, 'max_registers_per_thread', max_registers_per_thread)
-        _object_setattr(self, 'register_allocation_unit', register_allocation_unit)
-        _object_setattr(self, 'sub_partitions', sub_partitions)
-        _object_setattr(self, 'shared_memory_per_sm', shared_memory_per_sm)
-        _object_setattr(self, 'max_shared_memory_per_block', max_shared_memory_per_block)
-        _object_setattr(self, 'max_shared_memory_per_block_optin', max_shared_memory_per_block_optin)
-        _object_setattr(self, 'reserved_shared_memory_per_block', reserved_shared_memory_per_block)
-        _object_setattr(self, 'shared_memory_allocation_unit', shared_memory_allocation_unit)
-        _object_setattr(self, 'carveouts_kb', carveouts_kb)
-        _object_setattr(self, 'max_barriers_per_block', max_barriers_per_block)
-        _object_setattr(self, 'barriers_per_sm_per_block_slot', barriers_per_sm_per_block_slot)
+        _object_setattr(self, '__dict__', {'cc': cc, 'family': family, 'warp_size': warp_size, 'max_threads_per_block': max_threads_per_block, 'max_threads_per_sm': max_threads_per_sm, 'max_warps_per_sm': max_warps_per_sm, 'max_blocks_per_sm': max_blocks_per_sm, 'registers_per_sm': registers_per_sm, 'max_registers_per_block': max_registers_per_block, 'max_registers_per_thread': max_registers_per_thread, 'register_allocation_unit': register_allocation_unit, 'sub_partitions': sub_partitions, 'shared_memory_per_sm': shared_memory_per_sm, 'max_shared_memory_per_block': max_shared_memory_per_block, 'max_shared_memory_per_block_optin': max_shared_memory_per_block_optin, 'reserved_shared_memory_per_block': reserved_shared_memory_per_block, 'shared_memory_allocation_unit': shared_memory_allocation_unit, 'carveouts_kb': carveouts_kb, 'max_barriers_per_block': max_barriers_per_block, 'barriers_per_sm_per_block_slot': barriers_per_sm_per_block_slot})
 
     def __repr__(self):
         return self.__class__.__qualname__ + f"(cc={self.cc!r}, family={self.family!r}, warp_size={self.warp_size!r}, max_threads_per_block={self.max_threads_per_block!r}, max_threads_per_sm={self.max_threads_per_sm!r}, max_warps_per_sm={self.max_warps_per_sm!r}, max_blocks_per_sm={self.max_blocks_per_sm!r}, registers_per_sm={self.registers_per_sm!r}, max_registers_per_block={self.max_registers_per_block!r}, max_registers_per_thread={self.max_registers_per_thread!r}, register_allocation_unit={self.register_allocation_unit!r}, sub_partitions={self.sub_partitions!r}, shared_memory_per_sm={self.shared_memory_per_sm!r}, max_shared_memory_per_block={self.max_shared_memory_per_block!r}, max_shared_memory_per_block_optin={self.max_shared_memory_per_block_optin!r}, reserved_shared_memory_per_block={self.reserved_shared_memory_per_block!r}, shared_memory_allocation_unit={self.shared_memory_allocation_unit!r}, carveouts_kb={self.carveouts_kb!r}, max_barriers_per_block={self.max_barriers_per_block!r}, barriers_per_sm_per_block_slot={self.barriers_per_sm_per_block_slot!r})"
@@ -1603,18 +1455,7 @@ def _kernelscope_profiles_db_ArchProfile(cls, defaults):
 def _kernelscope_profiles_db_GpuProfile(cls, defaults):
 
     def __init__(self, name, aliases, cc, sm_count, fp32_lanes_per_sm, boost_clock_mhz, memory_gb, memory_type, memory_bandwidth_gbs, l2_cache_mb, peak_tflops, source):
-        _object_setattr(self, 'name', name)
-        _object_setattr(self, 'aliases', aliases)
-        _object_setattr(self, 'cc', cc)
-        _object_setattr(self, 'sm_count', sm_count)
-        _object_setattr(self, 'fp32_lanes_per_sm', fp32_lanes_per_sm)
-        _object_setattr(self, 'boost_clock_mhz', boost_clock_mhz)
-        _object_setattr(self, 'memory_gb', memory_gb)
-        _object_setattr(self, 'memory_type', memory_type)
-        _object_setattr(self, 'memory_bandwidth_gbs', memory_bandwidth_gbs)
-        _object_setattr(self, 'l2_cache_mb', l2_cache_mb)
-        _object_setattr(self, 'peak_tflops', peak_tflops)
-        _object_setattr(self, 'source', source)
+        _object_setattr(self, '__dict__', {'name': name, 'aliases': aliases, 'cc': cc, 'sm_count': sm_count, 'fp32_lanes_per_sm': fp32_lanes_per_sm, 'boost_clock_mhz': boost_clock_mhz, 'memory_gb': memory_gb, 'memory_type': memory_type, 'memory_bandwidth_gbs': memory_bandwidth_gbs, 'l2_cache_mb': l2_cache_mb, 'peak_tflops': peak_tflops, 'source': source})
 
     def __repr__(self):
         return self.__class__.__qualname__ + f"(name={self.name!r}, aliases={self.aliases!r}, cc={self.cc!r}, sm_count={self.sm_count!r}, fp32_lanes_per_sm={self.fp32_lanes_per_sm!r}, boost_clock_mhz={self.boost_clock_mhz!r}, memory_gb={self.memory_gb!r}, memory_type={self.memory_type!r}, memory_bandwidth_gbs={self.memory_bandwidth_gbs!r}, l2_cache_mb={self.l2_cache_mb!r}, peak_tflops={self.peak_tflops!r}, source={self.source!r})"
@@ -1644,17 +1485,7 @@ def _kernelscope_resources_ResourceUsage(cls, defaults):
     _dflt_spill_stores, _dflt_spill_loads, _dflt_stack_bytes, _dflt_static_shared_bytes, _dflt_constant_bytes, _dflt_barriers, _dflt_source, _dflt_symbol, _dflt_instantiation, _dflt_instantiations = defaults
 
     def __init__(self, registers, spill_stores=_dflt_spill_stores, spill_loads=_dflt_spill_loads, stack_bytes=_dflt_stack_bytes, static_shared_bytes=_dflt_static_shared_bytes, constant_bytes=_dflt_constant_bytes, barriers=_dflt_barriers, source=_dflt_source, symbol=_dflt_symbol, instantiation=_dflt_instantiation, instantiations=_dflt_instantiations):
-        _object_setattr(self, 'registers', registers)
-        _object_setattr(self, 'spill_stores', spill_stores)
-        _object_setattr(self, 'spill_loads', spill_loads)
-        _object_setattr(self, 'stack_bytes', stack_bytes)
-        _object_setattr(self, 'static_shared_bytes', static_shared_bytes)
-        _object_setattr(self, 'constant_bytes', constant_bytes)
-        _object_setattr(self, 'barriers', barriers)
-        _object_setattr(self, 'source', source)
-        _object_setattr(self, 'symbol', symbol)
-        _object_setattr(self, 'instantiation', instantiation)
-        _object_setattr(self, 'instantiations', instantiations)
+        _object_setattr(self, '__dict__', {'registers': registers, 'spill_stores': spill_stores, 'spill_loads': spill_loads, 'stack_bytes': stack_bytes, 'static_shared_bytes': static_shared_bytes, 'constant_bytes': constant_bytes, 'barriers': barriers, 'source': source, 'symbol': symbol, 'instantiation': instantiation, 'instantiations': instantiations})
 
     def __repr__(self):
         return self.__class__.__qualname__ + f"(registers={self.registers!r}, spill_stores={self.spill_stores!r}, spill_loads={self.spill_loads!r}, stack_bytes={self.stack_bytes!r}, static_shared_bytes={self.static_shared_bytes!r}, constant_bytes={self.constant_bytes!r}, barriers={self.barriers!r}, source={self.source!r}, symbol={self.symbol!r}, instantiation={self.instantiation!r})"
@@ -1683,11 +1514,7 @@ def _kernelscope_resources_ResourceUsage(cls, defaults):
 def _kernelscope_runner_plan_ConcreteLaunch(cls, defaults):
 
     def __init__(self, kernel, grid, block, dynamic_smem, args):
-        _object_setattr(self, 'kernel', kernel)
-        _object_setattr(self, 'grid', grid)
-        _object_setattr(self, 'block', block)
-        _object_setattr(self, 'dynamic_smem', dynamic_smem)
-        _object_setattr(self, 'args', args)
+        _object_setattr(self, '__dict__', {'kernel': kernel, 'grid': grid, 'block': block, 'dynamic_smem': dynamic_smem, 'args': args})
 
     def __repr__(self):
         return self.__class__.__qualname__ + f"(kernel={self.kernel!r}, grid={self.grid!r}, block={self.block!r}, dynamic_smem={self.dynamic_smem!r}, args={self.args!r})"
@@ -1716,9 +1543,7 @@ def _kernelscope_runner_plan_ConcreteLaunch(cls, defaults):
 def _kernelscope_runner_plan_ConcretePlan(cls, defaults):
 
     def __init__(self, launches, scratch, scalars):
-        _object_setattr(self, 'launches', launches)
-        _object_setattr(self, 'scratch', scratch)
-        _object_setattr(self, 'scalars', scalars)
+        _object_setattr(self, '__dict__', {'launches': launches, 'scratch': scratch, 'scalars': scalars})
 
     def __repr__(self):
         return self.__class__.__qualname__ + f"(launches={self.launches!r}, scratch={self.scratch!r}, scalars={self.scalars!r})"
@@ -1748,10 +1573,7 @@ def _kernelscope_runner_plan_LaunchPlan(cls, defaults):
     _dflt_scratch, _dflt_scalars, _dflt_origin = defaults
 
     def __init__(self, launches, scratch=_dflt_scratch, scalars=_dflt_scalars, origin=_dflt_origin):
-        _object_setattr(self, 'launches', launches)
-        _object_setattr(self, 'scratch', scratch)
-        _object_setattr(self, 'scalars', scalars)
-        _object_setattr(self, 'origin', origin)
+        _object_setattr(self, '__dict__', {'launches': launches, 'scratch': scratch, 'scalars': scalars, 'origin': origin})
 
     def __repr__(self):
         return self.__class__.__qualname__ + f"(launches={self.launches!r}, scratch={self.scratch!r}, scalars={self.scalars!r}, origin={self.origin!r})"
@@ -1780,12 +1602,7 @@ def _kernelscope_runner_plan_LaunchPlan(cls, defaults):
 def _kernelscope_runner_plan_LaunchShape(cls, defaults):
 
     def __init__(self, number, kernel, grid, block, dynamic_smem, missing):
-        _object_setattr(self, 'number', number)
-        _object_setattr(self, 'kernel', kernel)
-        _object_setattr(self, 'grid', grid)
-        _object_setattr(self, 'block', block)
-        _object_setattr(self, 'dynamic_smem', dynamic_smem)
-        _object_setattr(self, 'missing', missing)
+        _object_setattr(self, '__dict__', {'number': number, 'kernel': kernel, 'grid': grid, 'block': block, 'dynamic_smem': dynamic_smem, 'missing': missing})
 
     def __repr__(self):
         return self.__class__.__qualname__ + f"(number={self.number!r}, kernel={self.kernel!r}, grid={self.grid!r}, block={self.block!r}, dynamic_smem={self.dynamic_smem!r}, missing={self.missing!r})"
@@ -1814,9 +1631,7 @@ def _kernelscope_runner_plan_LaunchShape(cls, defaults):
 def _kernelscope_runner_plan_PlanScalar(cls, defaults):
 
     def __init__(self, name, dtype, value):
-        _object_setattr(self, 'name', name)
-        _object_setattr(self, 'dtype', dtype)
-        _object_setattr(self, 'value', value)
+        _object_setattr(self, '__dict__', {'name': name, 'dtype': dtype, 'value': value})
 
     def __repr__(self):
         return self.__class__.__qualname__ + f"(name={self.name!r}, dtype={self.dtype!r}, value={self.value!r})"
@@ -1845,11 +1660,7 @@ def _kernelscope_runner_plan_PlanScalar(cls, defaults):
 def _kernelscope_runner_plan_PlannedLaunch(cls, defaults):
 
     def __init__(self, kernel, grid, block, dynamic_smem, args):
-        _object_setattr(self, 'kernel', kernel)
-        _object_setattr(self, 'grid', grid)
-        _object_setattr(self, 'block', block)
-        _object_setattr(self, 'dynamic_smem', dynamic_smem)
-        _object_setattr(self, 'args', args)
+        _object_setattr(self, '__dict__', {'kernel': kernel, 'grid': grid, 'block': block, 'dynamic_smem': dynamic_smem, 'args': args})
 
     def __repr__(self):
         return self.__class__.__qualname__ + f"(kernel={self.kernel!r}, grid={self.grid!r}, block={self.block!r}, dynamic_smem={self.dynamic_smem!r}, args={self.args!r})"
@@ -1879,12 +1690,7 @@ def _kernelscope_runner_spec_ArraySpec(cls, defaults):
     _dflt_distribution, _dflt_rtol, _dflt_atol = defaults
 
     def __init__(self, name, dtype, shape, distribution=_dflt_distribution, rtol=_dflt_rtol, atol=_dflt_atol):
-        _object_setattr(self, 'name', name)
-        _object_setattr(self, 'dtype', dtype)
-        _object_setattr(self, 'shape', shape)
-        _object_setattr(self, 'distribution', distribution)
-        _object_setattr(self, 'rtol', rtol)
-        _object_setattr(self, 'atol', atol)
+        _object_setattr(self, '__dict__', {'name': name, 'dtype': dtype, 'shape': shape, 'distribution': distribution, 'rtol': rtol, 'atol': atol})
 
     def __repr__(self):
         return self.__class__.__qualname__ + f"(name={self.name!r}, dtype={self.dtype!r}, shape={self.shape!r}, distribution={self.distribution!r}, rtol={self.rtol!r}, atol={self.atol!r})"
@@ -1914,11 +1720,7 @@ def _kernelscope_runner_spec_ConcreteLaunch(cls, defaults):
     _dflt_scratch, = defaults
 
     def __init__(self, grid, block, dynamic_smem, args, scratch=_dflt_scratch):
-        _object_setattr(self, 'grid', grid)
-        _object_setattr(self, 'block', block)
-        _object_setattr(self, 'dynamic_smem', dynamic_smem)
-        _object_setattr(self, 'args', args)
-        _object_setattr(self, 'scratch', scratch)
+        _object_setattr(self, '__dict__', {'grid': grid, 'block': block, 'dynamic_smem': dynamic_smem, 'args': args, 'scratch': scratch})
 
     def __repr__(self):
         return self.__class__.__qualname__ + f"(grid={self.grid!r}, block={self.block!r}, dynamic_smem={self.dynamic_smem!r}, args={self.args!r}, scratch={self.scratch!r})"
@@ -1947,10 +1749,7 @@ def _kernelscope_runner_spec_ConcreteLaunch(cls, defaults):
 def _kernelscope_runner_spec_ConcreteScratch(cls, defaults):
 
     def __init__(self, name, dtype, shape, zero):
-        _object_setattr(self, 'name', name)
-        _object_setattr(self, 'dtype', dtype)
-        _object_setattr(self, 'shape', shape)
-        _object_setattr(self, 'zero', zero)
+        _object_setattr(self, '__dict__', {'name': name, 'dtype': dtype, 'shape': shape, 'zero': zero})
 
     def __repr__(self):
         return self.__class__.__qualname__ + f"(name={self.name!r}, dtype={self.dtype!r}, shape={self.shape!r}, zero={self.zero!r})"
@@ -1979,8 +1778,7 @@ def _kernelscope_runner_spec_ConcreteScratch(cls, defaults):
 def _kernelscope_runner_spec_Distribution(cls, defaults):
 
     def __init__(self, kind, params):
-        _object_setattr(self, 'kind', kind)
-        _object_setattr(self, 'params', params)
+        _object_setattr(self, '__dict__', {'kind': kind, 'params': params})
 
     def __repr__(self):
         return self.__class__.__qualname__ + f"(kind={self.kind!r}, params={self.params!r})"
@@ -2010,10 +1808,7 @@ def _kernelscope_runner_spec_Implementation(cls, defaults):
     _dflt_strategy, _dflt_plan = defaults
 
     def __init__(self, file, kernel, strategy=_dflt_strategy, plan=_dflt_plan):
-        _object_setattr(self, 'file', file)
-        _object_setattr(self, 'kernel', kernel)
-        _object_setattr(self, 'strategy', strategy)
-        _object_setattr(self, 'plan', plan)
+        _object_setattr(self, '__dict__', {'file': file, 'kernel': kernel, 'strategy': strategy, 'plan': plan})
 
     def __repr__(self):
         return self.__class__.__qualname__ + f"(file={self.file!r}, kernel={self.kernel!r}, strategy={self.strategy!r}, plan={self.plan!r})"
@@ -2043,11 +1838,7 @@ def _kernelscope_runner_spec_LaunchSpec(cls, defaults):
     _dflt_dynamic_smem, _dflt_args, _dflt_scratch = defaults
 
     def __init__(self, block, grid, dynamic_smem=_dflt_dynamic_smem, args=_dflt_args, scratch=_dflt_scratch):
-        _object_setattr(self, 'block', block)
-        _object_setattr(self, 'grid', grid)
-        _object_setattr(self, 'dynamic_smem', dynamic_smem)
-        _object_setattr(self, 'args', args)
-        _object_setattr(self, 'scratch', scratch)
+        _object_setattr(self, '__dict__', {'block': block, 'grid': grid, 'dynamic_smem': dynamic_smem, 'args': args, 'scratch': scratch})
 
     def __repr__(self):
         return self.__class__.__qualname__ + f"(block={self.block!r}, grid={self.grid!r}, dynamic_smem={self.dynamic_smem!r}, args={self.args!r}, scratch={self.scratch!r})"
@@ -2077,24 +1868,7 @@ def _kernelscope_runner_spec_ProblemSpec(cls, defaults):
     _dflt_style, _dflt_description, _dflt_prompt_source, _dflt_implementations, _dflt_scratch, _dflt_flops, _dflt_flops_peak, _dflt_raw = defaults
 
     def __init__(self, name, path, sizes, inputs, outputs, scalars, launch, reference, rtol, atol, style=_dflt_style, description=_dflt_description, prompt_source=_dflt_prompt_source, implementations=_dflt_implementations, scratch=_dflt_scratch, flops=_dflt_flops, flops_peak=_dflt_flops_peak, raw=_FACTORY):
-        _object_setattr(self, 'name', name)
-        _object_setattr(self, 'path', path)
-        _object_setattr(self, 'sizes', sizes)
-        _object_setattr(self, 'inputs', inputs)
-        _object_setattr(self, 'outputs', outputs)
-        _object_setattr(self, 'scalars', scalars)
-        _object_setattr(self, 'launch', launch)
-        _object_setattr(self, 'reference', reference)
-        _object_setattr(self, 'rtol', rtol)
-        _object_setattr(self, 'atol', atol)
-        _object_setattr(self, 'style', style)
-        _object_setattr(self, 'description', description)
-        _object_setattr(self, 'prompt_source', prompt_source)
-        _object_setattr(self, 'implementations', implementations)
-        _object_setattr(self, 'scratch', scratch)
-        _object_setattr(self, 'flops', flops)
-        _object_setattr(self, 'flops_peak', flops_peak)
-        _object_setattr(self, 'raw', _dflt_raw() if raw is _FACTORY else raw)
+        _object_setattr(self, '__dict__', {'name': name, 'path': path, 'sizes': sizes, 'inputs': inputs, 'outputs': outputs, 'scalars': scalars, 'launch': launch, 'reference': reference, 'rtol': rtol, 'atol': atol, 'style': style, 'description': description, 'prompt_source': prompt_source, 'implementations': implementations, 'scratch': scratch, 'flops': flops, 'flops_peak': flops_peak, 'raw': _dflt_raw() if raw is _FACTORY else raw})
 
     def __repr__(self):
         return self.__class__.__qualname__ + f"(name={self.name!r}, path={self.path!r}, sizes={self.sizes!r}, inputs={self.inputs!r}, outputs={self.outputs!r}, scalars={self.scalars!r}, launch={self.launch!r}, reference={self.reference!r}, rtol={self.rtol!r}, atol={self.atol!r}, style={self.style!r}, description={self.description!r}, prompt_source={self.prompt_source!r}, implementations={self.implementations!r}, scratch={self.scratch!r}, flops={self.flops!r}, flops_peak={self.flops_peak!r})"
@@ -2124,10 +1898,7 @@ def _kernelscope_runner_spec_ReferenceSpec(cls, defaults):
     _dflt_python, _dflt_kernel, _dflt_arrays, _dflt_launch = defaults
 
     def __init__(self, python=_dflt_python, kernel=_dflt_kernel, arrays=_dflt_arrays, launch=_dflt_launch):
-        _object_setattr(self, 'python', python)
-        _object_setattr(self, 'kernel', kernel)
-        _object_setattr(self, 'arrays', arrays)
-        _object_setattr(self, 'launch', launch)
+        _object_setattr(self, '__dict__', {'python': python, 'kernel': kernel, 'arrays': arrays, 'launch': launch})
 
     def __repr__(self):
         return self.__class__.__qualname__ + f"(python={self.python!r}, kernel={self.kernel!r}, arrays={self.arrays!r}, launch={self.launch!r})"
@@ -2156,9 +1927,7 @@ def _kernelscope_runner_spec_ReferenceSpec(cls, defaults):
 def _kernelscope_runner_spec_ScalarSpec(cls, defaults):
 
     def __init__(self, name, dtype, value):
-        _object_setattr(self, 'name', name)
-        _object_setattr(self, 'dtype', dtype)
-        _object_setattr(self, 'value', value)
+        _object_setattr(self, '__dict__', {'name': name, 'dtype': dtype, 'value': value})
 
     def __repr__(self):
         return self.__class__.__qualname__ + f"(name={self.name!r}, dtype={self.dtype!r}, value={self.value!r})"
@@ -2188,10 +1957,7 @@ def _kernelscope_runner_spec_ScratchSpec(cls, defaults):
     _dflt_zero, = defaults
 
     def __init__(self, name, dtype, shape, zero=_dflt_zero):
-        _object_setattr(self, 'name', name)
-        _object_setattr(self, 'dtype', dtype)
-        _object_setattr(self, 'shape', shape)
-        _object_setattr(self, 'zero', zero)
+        _object_setattr(self, '__dict__', {'name': name, 'dtype': dtype, 'shape': shape, 'zero': zero})
 
     def __repr__(self):
         return self.__class__.__qualname__ + f"(name={self.name!r}, dtype={self.dtype!r}, shape={self.shape!r}, zero={self.zero!r})"

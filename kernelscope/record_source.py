@@ -77,10 +77,15 @@ def _factory_source(function: str, shape) -> str:
                       f"{name}=_dflt_{name}" if kind == records.DEFAULT else f"{name}=_FACTORY")
     lines.append("")
     lines.append(f"    def __init__({', '.join(params)}):")
-    body = []
-    for name, kind, _, _ in fields:
-        value = f"_dflt_{name}() if {name} is _FACTORY else {name}" if kind == records.DEFAULT_FACTORY else name
-        body.append(f"_object_setattr(self, {name!r}, {value})" if frozen else f"self.{name} = {value}")
+    values = [(name, f"_dflt_{name}() if {name} is _FACTORY else {name}" if kind == records.DEFAULT_FACTORY else name)
+              for name, kind, _, _ in fields]
+    if frozen and values:
+        # a frozen class's own __setattr__ refuses, so its fields go past it: as one dict, which
+        # costs about as much as two object.__setattr__ calls (a finding's nine took most of its cost)
+        items = ", ".join(f"{name!r}: {value}" for name, value in values)
+        body = [f"_object_setattr(self, '__dict__', {{{items}}})"]
+    else:
+        body = [f"self.{name} = {value}" for name, value in values]
     if post_init:
         body.append("self.__post_init__()")
     lines.extend(f"        {line}" for line in body or ["pass"])

@@ -17,7 +17,9 @@ default_factory, `repr=False` and `compare=False` fields, `frozen=True` or `slot
 `__post_init__` without arguments. Anything else (ClassVar or InitVar fields, a class that writes
 one of the generated methods itself, keyword-only fields, base classes, frozen and slotted at once)
 goes to `dataclasses.dataclass`. The methods are the ones Python 3.11's dataclasses write (equality
-compares tuples of the fields).
+compares tuples of the fields), but for a frozen class's __init__, which sets the instance's __dict__
+in one call instead of one object.__setattr__ per field (the same instance, made in about half the
+time for nine fields; the analysis makes tens of thousands of frozen records a file).
 
 `__dataclass_params__` is corrected to the options the class has (dataclasses records those it was
 asked for: no methods, not frozen), so that introspection sees a frozen, compared class as one.
