@@ -89,6 +89,8 @@ def _check_behaves_as_dataclass(cls, frozen, slots, own_doc):
     values = _required_values(cls, "a")
     mine, theirs = cls(**values), twin(**values)
     assert repr(mine) == repr(theirs)
+    if not slots:   # (every field set, those neither shown nor compared included; a frozen one's in one dict)
+        assert vars(mine) == vars(theirs)
     assert mine == cls(**values) and not (mine != cls(**values))
     assert (mine == object()) is False and mine.__eq__(theirs) is NotImplemented
     for f in dataclasses.fields(cls):
