@@ -103,8 +103,9 @@ class MemoryResult:
     branches: list = field(default_factory=list)
 
     def divergence_json(self) -> dict:
-        divergent = [b.to_json() for b in self.branches if b.divergent is not False]
-        return {"divergent_branches": divergent, "branches": len(self.branches)}
+        branches = self.branches
+        divergent = [b.to_json() for b in branches if b.divergent is not False] if branches else []
+        return {"divergent_branches": divergent, "branches": len(branches)}
 
     def mean_sectors_per_request(self, op: str) -> float | None:
         """Sectors per global request over every request a block issues for `op` (load, store), each
