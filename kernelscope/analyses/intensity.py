@@ -17,6 +17,7 @@ from dataclasses import field
 from functools import lru_cache
 
 from kernelscope import profiles_db
+from kernelscope.analyses.rounding import ROUNDED, remember_rounded
 from kernelscope.analyses.trips import ExecWeights
 from kernelscope.records import record
 
@@ -179,14 +180,18 @@ def _round(value):
     """value rounded for the JSON document: None for None or infinity, an int where it is whole,
     else a float to 4 places. A NumPy float (most of the real programs' intensities are
     np.float64) is made a float first, so that infinity, int() and round() are asked of a plain
-    float (tests/test_docfast11_document.py compares with comparing the NumPy value)."""
+    float (tests/test_docfast11_document.py compares with comparing the NumPy value), whose
+    answer is remembered (kernelscope.analyses.rounding)."""
     if type(value) is not float:
         if value is None:
             return None
         value = float(value)
     if value == _INF:
         return None
-    return int(value) if value == int(value) else round(value, 4)
+    try:
+        return ROUNDED[value]
+    except KeyError:
+        return remember_rounded(value)
 
 
 _INF = float("inf")

@@ -26,6 +26,7 @@ from functools import lru_cache
 import numpy as np
 
 from kernelscope import symbolic as sx
+from kernelscope.analyses.rounding import ROUNDED, remember_rounded
 from kernelscope.analyses.threads import (
     PLACEHOLDER, PLACEHOLDER_ALT, UNEVALUABLE, WARP_SIZE, BlockShape, Lanes, active_slots, evaluate_per_thread,
     bind_missing, thread_env,
@@ -570,8 +571,11 @@ def _mean(values: np.ndarray) -> float:
 
 
 def _round(value):
-    if type(value) is float:            # the usual case, first (what the general path below does)
-        return int(value) if value == int(value) else round(value, 4)
+    if type(value) is float:            # the usual case, first: what the general path below does, remembered
+        try:
+            return ROUNDED[value]
+        except KeyError:
+            return remember_rounded(value)
     if value is None or isinstance(value, str):
         return value
     if isinstance(value, (int, np.integer)):
