@@ -64,6 +64,7 @@ class KernelResult:
 
     def to_json(self) -> dict:
         k = self.kernel
+        accesses = self.memory.accesses
         return {
             "name": k.name,
             "line": k.line,
@@ -72,24 +73,30 @@ class KernelResult:
             "block_source": self.block_source,
             "grid": list(self.grid) if self.grid else None,
             "template_params": list(k.template_params),
-            "template_instantiations": [list(t) for t in k.template_instantiations],
-            "template_types": {name: {"type": bound, "source": source}
-                               for name, (bound, source) in k.template_types.items()},
+            # most kernels are no templates and launch once: the empty fields skip their
+            # comprehensions (tests/test_docfast11_document.py compares with the plain ones)
+            "template_instantiations": ([list(t) for t in k.template_instantiations]
+                                        if k.template_instantiations else []),
+            "template_types": ({name: {"type": bound, "source": source}
+                                for name, (bound, source) in k.template_types.items()}
+                               if k.template_types else {}),
             "launch_bounds": list(k.launch_bounds),
             "extern_c": k.extern_c,
             "params": [{"name": p.name, "type": p.type_name, "pointer": p.is_pointer, "const": p.is_const,
                         "restrict": p.is_restrict, "elem_bytes": p.elem_bytes} for p in k.params],
-            "accesses": [a.to_json() for a in self.memory.accesses],
+            "accesses": [a.to_json() for a in accesses] if accesses else [],
             "occupancy": _occupancy_json(self.occupancy) if self.occupancy is not None else None,
             "intensity": self.intensity.to_json() if self.intensity is not None else None,
             "sync": self.sync.to_json() if self.sync is not None else None,
             "divergence": self.memory.divergence_json(),
             "resources": self.resources.to_json() if self.resources is not None else None,
             "loops": [{"line": loop.line, "kind": loop.kind, "var": loop.var, "depth": loop.depth,
-                       "unroll": loop.unrolled, "thread_dependent": loop.thread_dependent} for loop in k.loops],
+                       "unroll": loop.unrolled, "thread_dependent": loop.thread_dependent}
+                      for loop in k.loops] if k.loops else [],
             "shared_arrays": [{"name": s.name, "elem_bytes": s.elem_bytes, "dims": list(s.dims),
-                               "dynamic": s.dynamic, "bytes": s.static_bytes} for s in k.shared_arrays],
-            "launches": [launch.to_json() for launch in self.launches],
+                               "dynamic": s.dynamic, "bytes": s.static_bytes}
+                              for s in k.shared_arrays] if k.shared_arrays else [],
+            "launches": [launch.to_json() for launch in self.launches] if self.launches else [],
             **({"plan": self.plan} if self.plan is not None else {}),
         }
 

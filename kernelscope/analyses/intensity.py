@@ -18,6 +18,7 @@ from functools import lru_cache
 from operator import itemgetter
 
 from kernelscope import profiles_db
+from kernelscope.analyses.rounding import ROUNDED, remember_rounded
 from kernelscope.analyses.trips import ExecWeights
 from kernelscope.records import record
 
@@ -199,16 +200,21 @@ def _fmt(value: float) -> str:
 
 
 def _round(value):
-    if type(value) is float:            # the usual case, first: what the general path below does
-        if value == _INF:
+    """value rounded for the JSON document: None for None or infinity, an int where it is whole,
+    else a float to 4 places. A NumPy float (most of the real programs' intensities are
+    np.float64) is made a float first, so that infinity, int() and round() are asked of a plain
+    float (tests/test_docfast11_document.py compares with comparing the NumPy value), whose
+    answer is remembered (kernelscope.analyses.rounding)."""
+    if type(value) is not float:
+        if value is None:
             return None
-        return int(value) if value == int(value) else round(value, 4)
-    if value is None:
-        return None
+        value = float(value)
     if value == _INF:
         return None
-    value = float(value)
-    return int(value) if value == int(value) else round(value, 4)
+    try:
+        return ROUNDED[value]
+    except KeyError:
+        return remember_rounded(value)
 
 
 _INF = float("inf")

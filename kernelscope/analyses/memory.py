@@ -26,6 +26,7 @@ from functools import lru_cache
 import numpy as np
 
 from kernelscope import symbolic as sx
+from kernelscope.analyses.rounding import ROUNDED, remember_rounded
 from kernelscope.analyses.threads import (
     PLACEHOLDER, PLACEHOLDER_ALT, UNEVALUABLE, WARP_SIZE, BlockShape, Lanes, active_slots, evaluate_per_thread,
     bind_missing, thread_env,
@@ -103,8 +104,9 @@ class MemoryResult:
     branches: list = field(default_factory=list)
 
     def divergence_json(self) -> dict:
-        divergent = [b.to_json() for b in self.branches if b.divergent is not False]
-        return {"divergent_branches": divergent, "branches": len(self.branches)}
+        branches = self.branches
+        divergent = [b.to_json() for b in branches if b.divergent is not False] if branches else []
+        return {"divergent_branches": divergent, "branches": len(branches)}
 
     def mean_sectors_per_request(self, op: str) -> float | None:
         """Sectors per global request over every request a block issues for `op` (load, store), each
@@ -569,8 +571,11 @@ def _mean(values: np.ndarray) -> float:
 
 
 def _round(value):
-    if type(value) is float:            # the usual case, first (what the general path below does)
-        return int(value) if value == int(value) else round(value, 4)
+    if type(value) is float:            # the usual case, first: what the general path below does, remembered
+        try:
+            return ROUNDED[value]
+        except KeyError:
+            return remember_rounded(value)
     if value is None or isinstance(value, str):
         return value
     if isinstance(value, (int, np.integer)):
