@@ -13,6 +13,7 @@ import pytest
 
 from kernelscope.analyses import sync
 from kernel_bodies import kernel_of, named_kernels
+from test_sync_vectorised import block_pair_races   # the pair-by-pair reference
 
 
 class Access:
@@ -25,29 +26,6 @@ class Access:
 
 ACCESSES = [Access("store", 3, 5, 0), Access("load", 3, 9, 1), Access("store", 4, 2, 2),
             Access("atomic", 5, 1, 3), Access("load", 7, 3, 5), Access("store", 8, 1, 6)]
-
-
-def one_by_one(footprints, blocks, pairs_cap):
-    """Every pair of accesses of two blocks compared one by one, in order, up to the cap."""
-    found: dict = {}
-    checked = 0
-    for x in range(len(footprints)):
-        for y in range(x + 1, len(footprints)):
-            for key in [k for k in footprints[x] if k in footprints[y]]:
-                for first, first_words in footprints[x][key]:
-                    for second, second_words in footprints[y][key]:
-                        if {first.op, second.op} in ({"load"}, {"atomic"}):
-                            continue
-                        if first is second and sync._stores_uniform_value(first, across_blocks=True):
-                            continue
-                        checked += 1
-                        if checked > pairs_cap:
-                            return found
-                        if not set(first_words.tolist()) & set(second_words.tolist()):
-                            continue
-                        race = sync._between_blocks(first, second, blocks[x], blocks[y])
-                        found.setdefault((race.array, race.first_line, race.second_line), race)
-    return found
 
 
 def _footprints(rng, blocks: int, same: bool) -> list:
@@ -98,7 +76,7 @@ def test_all_pairs_at_once_finds_what_pair_by_pair_finds(same, cap, monkeypatch)
         footprints = _footprints(rng, len(blocks), same)
         fast = _races(footprints, blocks, cap, True, monkeypatch)
         assert fast == _races(footprints, blocks, cap, False, monkeypatch)      # the same races, in order
-        assert {(r.array, r.first_line, r.second_line): r for r in fast} == one_by_one(footprints, blocks, cap)
+        assert {(r.array, r.first_line, r.second_line): r for r in fast} == block_pair_races(footprints, blocks, cap)
         outcomes.add(len(fast))
     assert len(outcomes) > 1 or cap == 1
     # (the table was built, and told some pairs apart, where the blocks ran the same accesses)
