@@ -7,16 +7,13 @@ must agree too); a shortcut that read the condition without recording its loads 
 
 from kernelscope.frontend import body
 from kernelscope.frontend.parse import parse_file
-from test_walker_fast_paths import CUDA_FILES, ROOT, digests
+from test_walker_fast_paths import CUDA_FILES, ROOT, digests, kind_sets_emptied
 
 
-def _general(monkeypatch):
-    body._load_kind_tables()        # (so that the emptied set is not filled again by a first walk)
-    monkeypatch.setattr(body, "_CONDITION_CLAUSES", frozenset())
+_general = kind_sets_emptied("_CONDITION_CLAUSES")
 
 
 def _differing(monkeypatch, paths, fast_patch=None) -> list:
-    body._load_kind_tables()
     return digests(monkeypatch, paths, _general, fast_patch)
 
 

@@ -11,17 +11,13 @@ import pytest
 
 from kernelscope.frontend import body
 from kernelscope.frontend.parse import parse_file
-from test_walker_fast_paths import CUDA_FILES, ROOT, digests
+from test_walker_fast_paths import CUDA_FILES, ROOT, digests, kind_sets_emptied
 
 
-def _general(monkeypatch):
-    body._load_kind_tables()        # (so that the emptied sets are not filled again by a first walk)
-    monkeypatch.setattr(body, "_OPERAND_SUBSCRIPTS", frozenset())
-    monkeypatch.setattr(body, "_DECLARED_PARTS", frozenset())
+_general = kind_sets_emptied("_OPERAND_SUBSCRIPTS", "_DECLARED_PARTS")
 
 
 def _differing(monkeypatch, fast_patch=None) -> list:
-    body._load_kind_tables()
     return digests(monkeypatch, CUDA_FILES, _general, fast_patch)
 
 
@@ -33,7 +29,7 @@ def test_parts_read_alone_are_what_expression_builds(monkeypatch):
 
 def test_each_shortcut_alone_is_what_expression_builds(monkeypatch):
     for name in ("_OPERAND_SUBSCRIPTS", "_DECLARED_PARTS"):
-        assert _differing(monkeypatch, lambda m: m.setattr(body, name, frozenset())) == []
+        assert _differing(monkeypatch, kind_sets_emptied(name)) == []
 
 
 def test_the_shortcuts_are_taken(monkeypatch):

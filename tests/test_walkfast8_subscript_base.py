@@ -6,16 +6,13 @@ that lost the array's pointer would be caught."""
 
 from kernelscope.frontend import body
 from kernelscope.frontend.body import Value
-from test_walker_fast_paths import CUDA_FILES, ROOT, digests
+from test_walker_fast_paths import CUDA_FILES, ROOT, digests, kind_sets_emptied
 
 
-def _general(monkeypatch):
-    body._load_kind_tables()        # (so that the emptied set is not filled again by a first walk)
-    monkeypatch.setattr(body, "_SUBSCRIPT_BASE_NAMES", frozenset())
+_general = kind_sets_emptied("_SUBSCRIPT_BASE_NAMES")
 
 
 def _differing(monkeypatch, paths, fast_patch=None) -> list:
-    body._load_kind_tables()
     return digests(monkeypatch, paths, _general, fast_patch)
 
 
