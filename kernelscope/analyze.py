@@ -20,6 +20,7 @@ from kernelscope.analyses import memory as memory_analysis
 from kernelscope.analyses.threads import BlockShape, shared_launch
 from kernelscope.analyses.trips import ExecWeights
 from kernelscope.identity_cache import IdentityCache
+from kernelscope.gc_tuning import settle
 from kernelscope.frontend import parse_file, read_source
 from kernelscope import rules
 from kernelscope.model import SourceError
@@ -182,8 +183,10 @@ def _analyze(text: str, path: str, options: Options) -> FileResult:
     notes = list(model.notes)           # the front end's, then the analyses' own
     usages = _resource_usage(model, text, path, options, notes)
     planned, plan_errors = _planned_launches(text, options, model)
-    results = [analyze_kernel(kernel, options, usages.get(kernel.name), path, planned.get(kernel.name, ()))
-               for kernel in model.kernels]
+    results = []
+    for kernel in model.kernels:
+        results.append(analyze_kernel(kernel, options, usages.get(kernel.name), path, planned.get(kernel.name, ())))
+        settle()
     # what the front end could not model of a kernel is reported with the file's errors
     errors = list(model.errors) + plan_errors + [SourceError(k.line, k.column, f"{k.name}: {note}")
                                                  for k in model.kernels for note in k.notes]

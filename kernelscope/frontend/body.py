@@ -151,7 +151,7 @@ class Walker:
         self._statement_depth = 0
         # source texts of the current statement's counted operations (made on the first one)
         self._counted_arith: set | None = None
-        self.on_launch = None       # host walks: called with each `k<<<...>>>(...)` node
+        self.on_launch = None       # host walks: called with the walker and each `k<<<...>>>(...)` node
         self._source = unit.text    # what the tree was parsed from (ASCII: byte offsets are string offsets)
         self._line_col = unit.line_col
         self._node_text = unit.node_text   # a node's parsed text ('' for None)
@@ -1060,7 +1060,7 @@ class Walker:
         # (a plain call has two children, the callee and its arguments; a launch has its <<<...>>> too)
         if node.child_count > 2 and any(c.type == "kernel_call_syntax" for c in node.children):
             if self.on_launch is not None:
-                self.on_launch(node)
+                self.on_launch(self, node)
             else:
                 self.scope.flags.add("dynamic_parallelism")
             return Value(sx.Opaque("launch"))

@@ -16,6 +16,7 @@ from kernelscope.frontend.macros import Preprocessed, preprocess
 from kernelscope.frontend.nodes import FIELD, ancestors, kind_ids, language as _language, leaf_name as _leaf_name, node_text as _text
 from kernelscope.frontend.shims import apply_shims
 from kernelscope.frontend.template_types import HostTemplates, deduce, substitute
+from kernelscope.gc_tuning import settle
 from kernelscope.model import FileModel, Kernel, LaunchSite, Param, SourceError
 from kernelscope.paths import grammar_file
 
@@ -122,6 +123,7 @@ def _parse_file(text: str, path: str, defines: dict | None, arch: str, preproces
         kernel = _kernel(unit, node, launch_bounds, instantiations, launches_by_kernel, types)
         if kernel is not None:
             model.kernels.append(kernel)
+        settle()
     model.kernels.sort(key=lambda k: (k.line, k.column))
     model.device_functions = {name: entry for name, entry in unit.device_functions.items()}
     return model
@@ -602,7 +604,9 @@ def _collect_launches(unit: FileUnit, captures: dict, root) -> list[LaunchSite]:
     for function, nodes in functions.values():
         found: dict = {}
         walker = Walker(unit, Scope(), {}, record=False)
-        walker.on_launch = lambda node, w=walker: found.__setitem__(node.id, _launch_site(w, node))
+        # (the walker is passed in, not closed over: a walker holding a function that holds it would be a
+        # reference cycle, keeping the whole file's tables alive until a garbage collection)
+        walker.on_launch = lambda w, node: found.__setitem__(node.id, _launch_site(w, node))
         if function is not None:
             body = function.child_by_field_id(FIELD.body)
             walker.current_function = "host"
