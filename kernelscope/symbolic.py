@@ -925,9 +925,15 @@ def _as_int_array(value):
 
 
 def _shift(a, b, left: bool):
-    b_arr = np.asarray(b)
-    if np.any(b_arr < 0) or np.any(b_arr > 62):
-        raise Unevaluable("shift out of range")
+    if type(b) is int:
+        # (the usual count: a constant or a loop's counter, as `s >>= 1` steps it; asked without
+        # numpy's reductions, a few microseconds a shift)
+        if not 0 <= b <= 62:
+            raise Unevaluable("shift out of range")
+    else:
+        b_arr = np.asarray(b)
+        if np.any(b_arr < 0) or np.any(b_arr > 62):
+            raise Unevaluable("shift out of range")
     a, b = _as_int_array(a), _as_int_array(b)
     return (a << b) if left else (a >> b)
 

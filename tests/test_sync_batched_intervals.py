@@ -107,14 +107,16 @@ def test_screened_intervals_find_what_unscreened_ones_find(name, kernel, binding
 
 
 def test_the_screen_runs_and_clears_intervals(monkeypatch):
+    # (watched where an interval closes: one whose written arrays are all cleared does not call
+    # races_within at all since syncfast12)
     cleared = []
-    real = sync.races_within
+    real = sync.BlockRun.close_interval
 
-    def watched(instances, space, memory="shared", recorded=(), unshared=frozenset()):
-        cleared.append(bool(unshared))
-        return real(instances, space, memory, recorded, unshared)
+    def watched(run, barrier):
+        cleared.append(bool(run.unshared))
+        return real(run, barrier)
 
-    monkeypatch.setattr(sync, "races_within", watched)
+    monkeypatch.setattr(sync.BlockRun, "close_interval", watched)
     _findings(kernel_of(BODIES["a correct reduction"]), {})
     assert True in cleared
 

@@ -734,9 +734,48 @@ def _address_key(event: Event) -> int:
 
 def _same_rows(entry: tuple, other: tuple) -> bool:
     """Whether two (addresses, threads reaching, intervals, words per element) of a batch screen's
-    entries give the same (interval, word, thread) rows: the same arrays, equal intervals."""
-    return entry[0] is other[0] and entry[1] is other[1] and entry[3] == other[3] and \
-        _equal(entry[2], other[2])
+    entries give the same (interval, word, thread) rows: the same address array, equal threads and
+    intervals. (The threads are compared by content: the load and the store of `v[i] = ...` under
+    a condition that reads memory, which narrows nothing, have equal masks found apart.)"""
+    return entry[0] is other[0] and entry[3] == other[3] and \
+        (entry[1] is other[1] or _equal(entry[1], other[1])) and _equal(entry[2], other[2])
+
+
+def _touched_cells(reached: np.ndarray, number: np.ndarray) -> tuple:
+    """(flat indices, trips, threads) of the cells of a batch entry's (trip, thread) table that a
+    thread reaches in a trip inside some interval (`number` >= 0), in row-major order (see
+    `BlockRun.screens_for`)."""
+    if number.size and number.min() >= 0:
+        touch = reached.ravel().nonzero()[0]    # (every trip is in an interval: no mask to apply)
+    else:
+        touch = (reached & (number >= 0)[:, None]).ravel().nonzero()[0]
+    size = reached.shape[1]
+    if size > 0 and size & (size - 1) == 0:
+        # a block of 2**k threads (the usual): a shift and a mask instead of a division
+        shift = size.bit_length() - 1
+        return touch, touch >> shift, touch & (size - 1)
+    trip = touch // size
+    return touch, trip, touch - trip * size    # (a product costs less than a remainder)
+
+
+def _cells_of(addresses, touch: np.ndarray, thread: np.ndarray) -> np.ndarray:
+    """The int64 addresses of a batch entry's (trip, thread) table at the flat indices `touch`
+    (whose threads are `thread`). Addresses that are the same in every trip (a stride-0 view
+    the batch made, `s[tid]` in a reduction) are gathered from their one row, without the copy that
+    flattening the view makes; others from the flat table (a gather by (trip, thread) pairs costs
+    more)."""
+    addresses = np.asarray(addresses, dtype=np.int64)
+    if addresses.ndim == 2 and addresses.strides[0] == 0:
+        return addresses[0][thread]
+    return addresses.ravel()[touch]
+
+
+def _floor_divided(values: np.ndarray, divisor: int) -> np.ndarray:
+    """values // divisor for int64 values and a positive int divisor; a power of two by an
+    arithmetic shift, which floors as // does (negative values included) at a fraction of its cost."""
+    if divisor > 0 and divisor & (divisor - 1) == 0:
+        return values >> (divisor.bit_length() - 1)
+    return values // divisor
 
 
 def _equal(a: np.ndarray, b: np.ndarray) -> bool:
@@ -1541,12 +1580,8 @@ class BlockRun:
                 if any(_same_rows((addresses, reached, number, pieces), taken) for taken in seen):
                     continue    # the same rows again (the load and the store of `t[i] += ...`)
                 seen.append((addresses, reached, number, pieces))
-                size = reached.shape[1]
-                touch = (reached & (number >= 0)[:, None]).ravel().nonzero()[0]   # (flat indices)
-                trip = touch // size
-                thread = touch - trip * size    # (a product costs less than a remainder)
-                # (a gather from the flat addresses costs less than one by (trip, thread) pairs)
-                word = np.asarray(addresses, dtype=np.int64).ravel()[touch] // granule
+                touch, trip, thread = _touched_cells(reached, number)
+                word = _floor_divided(_cells_of(addresses, touch, thread), granule)
                 interval = number[trip]
                 if pieces > 1:
                     word = (word[:, None] + np.arange(pieces)).reshape(-1)
@@ -2148,8 +2183,12 @@ class BlockRun:
     # -- intervals -------------------------------------------------------------------------------
     def close_interval(self, barrier) -> None:
         current = self.interval
-        # a race needs a write: most intervals have none in one of the two spaces
+        # a race needs a write: most intervals have none in one of the two spaces, and in a batch's
+        # intervals every written array is often screened already as one no two threads share a
+        # word of (`interval_screens`), where the race checks would stop at once
         written = {i.access.space for i in current if i.writes}
+        if written and self.unshared:
+            written = self.spaces_left_to_check(current)
         for memory, races in (("shared", self.found.races), ("global", self.found.global_races)):
             if memory in written:
                 unshared = frozenset(array for space, array in self.unshared if space == memory) \
@@ -2167,6 +2206,12 @@ class BlockRun:
         self.unshared = _NOTHING
         self.interval = []
         self.unknown_in_interval = set()
+
+    def spaces_left_to_check(self, current: list) -> set:
+        """The memories written in the interval `current` outside the arrays the screen cleared
+        (`unshared`), the only ones whose race checks could find anything."""
+        unshared = self.unshared
+        return {i.access.space for i in current if i.writes and (i.access.space, i.access.array) not in unshared}
 
 
 # ------------------------------------------------------------------------------------- pair checks
