@@ -130,8 +130,11 @@ def _parse_file(text: str, path: str, defines: dict | None, arch: str, preproces
 
 
 # Literals as `"[^"\\]*(?:\\.[^"\\]*)*"` rather than `"(?:\\.|[^"\\])*"`: the alternation inside
-# a repeat costs the regex engine memory per character (an 8 MB string literal took 1 GB).
-_NOT_CODE = re.compile(r"//[^\n]*|/\*.*?(?:\*/|\Z)|\"[^\"\\\n]*(?:\\.[^\"\\\n]*)*\"|'[^'\\\n]*(?:\\.[^'\\\n]*)*'",
+# a repeat costs the regex engine memory per character (an 8 MB string literal took 1 GB). A block
+# comment likewise as runs of what cannot end it (`[^*]*`, then stars and one character that is
+# neither), not `/\*.*?(?:\*/|\Z)`, which tries both endings after every character: the same
+# match (tests/test_prefast12_unclosed_braces.py), a third of the cost on the realistic file.
+_NOT_CODE = re.compile(r"//[^\n]*|/\*[^*]*(?:\*+[^*/][^*]*)*(?:\*+/|\**\Z)|\"[^\"\\\n]*(?:\\.[^\"\\\n]*)*\"|'[^'\\\n]*(?:\\.[^'\\\n]*)*'",
                        re.DOTALL)
 
 
@@ -210,21 +213,24 @@ def _walked_captures_to_refine(root, text: str | None = None) -> dict:
     kinds = _walked_kind_ids()
     if text is None:        # (offsets are from the start of the parsed text: pad to the node's start)
         text = " " * root.start_byte + root.text.decode("latin-1")
+    # A node's `<` pair is found by two searches of its text in C (the first `<` from its start,
+    # then a `>` after that before its end), where a bisection of every `<`'s offset and a list of
+    # each one's next `>` cost more (tests/test_prefast12_capture_marks.py compares with that walk).
     words = _mark_offsets(text, _REFINED_CAPTURE_MARKS)
     word_count = len(words)
-    opens = _mark_offsets(text, ("<",))
-    closes = _first_after(text, ">", opens)      # the first `>` after each `<` (past the end: none)
-    open_count = len(opens)
+    find = text.find
+    opening, closing = _ANGLE_PAIR
     levels = [iter((root,))]
     while levels:
         for node in levels[-1]:
-            if node.end_byte == 0 or node.child_count == 0:
+            end = node.end_byte
+            if end == 0 or node.child_count == 0:
                 continue
-            start, end = node.start_byte, node.end_byte
+            start = node.start_byte
             index = bisect.bisect_left(words, start)
             if index == word_count or words[index] >= end:
-                index = bisect.bisect_left(opens, start)
-                if index == open_count or closes[index] >= end:     # (the `>` is after the `<`)
+                first = find(opening, start, end)
+                if first < 0 or find(closing, first + 1, end) < 0:
                     continue
             if node.kind_id in kinds:
                 _walked_match(node, node.type, found)
@@ -238,6 +244,11 @@ def _walked_captures_to_refine(root, text: str | None = None) -> dict:
     return found
 
 
+# what a template argument list or launch configuration opens and closes with (tests change it to
+# show that the walk needs each)
+_ANGLE_PAIR = ("<", ">")
+
+
 def _mark_offsets(text: str, marks: tuple) -> list:
     """The offsets in text where one of marks starts, in order."""
     offsets = []
@@ -248,19 +259,6 @@ def _mark_offsets(text: str, marks: tuple) -> list:
             position = text.find(mark, position + 1)
     offsets.sort()
     return offsets
-
-
-def _first_after(text: str, char: str, offsets: list) -> list:
-    """For each offset (in order), where char is next found after it; len(text) where it is not."""
-    found = []
-    position = -1
-    for offset in offsets:
-        if position <= offset:
-            position = text.find(char, offset + 1)
-            if position < 0:
-                position = len(text)
-        found.append(position)
-    return found
 
 
 @lru_cache(maxsize=1)
