@@ -360,7 +360,7 @@ class Lanes:
             if verdict is not None and verdict[0] == tuple(unbound):
                 # judged before, maybe in another environment: _decided_by_stand_ins keeps the
                 # verdict of the first one the node met, so this truth is the node's own
-                return self._own_truth(expr, unbound)
+                return self._own_truth(expr, verdict[1])
             return self._first_judgement(expr, unbound)
         truths, key = self._kept.truths, sx.structure_key(expr)
         if key in truths:
@@ -372,11 +372,30 @@ class Lanes:
         truths[key] = truth
         return truth
 
-    def _own_truth(self, expr: sx.Expr, unbound: list):
+    def _own_truth(self, expr: sx.Expr, decided: bool):
+        """_judge(expr, unbound) for a node whose verdict on the stand-ins (`decided`) is kept for
+        these unbound names already, first asked here: None when the stand-ins decide it, else the
+        truth every condition of its structure has in this environment. That truth is kept with
+        the environment's (`_truth`), so the Lanes of a loop value, made anew for each kernel, do
+        not compare the values with 0 again for each kernel's guard."""
         key = id(expr)
         if key not in self._own_truths:
-            self._own_truths[key] = self._judge(expr, unbound)
+            self._own_truths[key] = None if decided else self._truth(expr)
         return self._own_truths[key]
+
+    def _truth(self, expr: sx.Expr):
+        """values(expr) != 0, or None when it cannot be evaluated, kept by structure for every Lanes
+        of an equal environment (what condition() keeps for conditions over at most one unbound
+        scalar; a structure's unbound names are the same wherever it meets this environment)."""
+        truths, key = self._kept.truths, sx.structure_key(expr)
+        if key in truths:
+            return truths[key]
+        try:
+            truth = self.values(expr) != 0
+        except UNEVALUABLE:
+            truth = None
+        truths[key] = truth
+        return truth
 
     def _judge(self, expr: sx.Expr, unbound: list):
         """A condition's truth per lane, or None when it cannot be evaluated or the stand-in
