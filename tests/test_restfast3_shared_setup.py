@@ -129,7 +129,7 @@ def _analyse(kernels, block, env, signature, parent_kept=None, over_bound=()) ->
         if parent_kept is not None:
             weights.lanes._kept = parent_kept
         intensity.analyze(kernel, memory.analyze(kernel, block, {}, None, weights), weights)
-        for within in weights.lanes._within.values():
+        for within, _ in weights.lanes._within.values():
             if within.signature is not None:
                 assert threads._KEPT.get(within.signature) is within._kept
                 assert not any(within._kept is kept for kept in over_bound)
@@ -155,7 +155,7 @@ def test_a_within_environment_is_the_one_kept_under_its_signature(monkeypatch):
     # their total is not to clear everything on the way)
     monkeypatch.setattr(threads, "_MAX_KEPT_SLOTS", 1 << 62)
     assert _analyse(kernels, block, env, signature) > 20
-    over_bound = [kept for _, _, kept in threads._KEPT[signature].within.values()]
+    over_bound = [kept for _, _, kept, _ in threads._KEPT[signature].within.values()]
     assert len(over_bound) > 20
     for kept in over_bound:
         kept.size = lambda: threads._MAX_SLOTS_PER_ENVIRONMENT + 1

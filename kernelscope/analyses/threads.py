@@ -273,6 +273,12 @@ _UNSIGNED = object()
 # mask_in computes the guards that read no loop variable once per set of guards, not once per
 # combination of loop values (the switch is for tests that compare with the general path)
 KEEP_FIXED_GUARDS = True
+# Lanes._lanes_within gives the kernels of one environment one Lanes for a loop value, kept with the
+# parent's kept values, instead of a new one per kernel: a kernel asks it only for conditions
+# (mask_in), whose truths are kept by structure for the environment anyway, except those of nodes the
+# stand-ins may decide (_own_truths), which each kernel (each parent Lanes) keeps apart and hands
+# the shared Lanes when it asks (the switch is for tests that compare with a Lanes per kernel)
+SHARE_WITHIN_LANES = True
 # Lanes._lanes_within finds a loop value's kept values through its parent's (the switch is for tests
 # that compare with the general path)
 WITHIN_THROUGH_PARENT = True
@@ -299,8 +305,10 @@ class Lanes:
         # kept()'s answers, for a caller that looks its key up before it makes the function that
         # computes the answer (read-only: kept() adds to it)
         self.answers = self._kept.answers
-        self._own_truths: dict = {}  # id(expr) -> truth, for conditions stand-ins may decide
-        self._within: dict = {}      # changed names and values -> Lanes of that environment
+        # id(expr) -> truth, for conditions stand-ins may decide (in a Lanes of a loop value, which
+        # kernels share, the asking kernel's: see _lanes_within)
+        self._own_truths: dict = {}
+        self._within: dict = {}      # changed names and values -> (Lanes of that environment, its _own_truths here)
         self._raw: dict = {}         # ids of conditions -> AND of the truths that are known
         self._masks: dict = {}       # ids of conditions -> condition_mask's answer
         self._active: dict = {}      # ids of conditions -> active slots that pass them
@@ -360,7 +368,7 @@ class Lanes:
             if verdict is not None and verdict[0] == tuple(unbound):
                 # judged before, maybe in another environment: _decided_by_stand_ins keeps the
                 # verdict of the first one the node met, so this truth is the node's own
-                return self._own_truth(expr, unbound)
+                return self._own_truth(expr, verdict[1])
             return self._first_judgement(expr, unbound)
         truths, key = self._kept.truths, sx.structure_key(expr)
         if key in truths:
@@ -372,11 +380,30 @@ class Lanes:
         truths[key] = truth
         return truth
 
-    def _own_truth(self, expr: sx.Expr, unbound: list):
+    def _own_truth(self, expr: sx.Expr, decided: bool):
+        """_judge(expr, unbound) for a node whose verdict on the stand-ins (`decided`) is kept for
+        these unbound names already, first asked here: None when the stand-ins decide it, else the
+        truth every condition of its structure has in this environment. That truth is kept with
+        the environment's (`_truth`), so that the values are not compared with 0 again for each
+        kernel's copy of the guard."""
         key = id(expr)
         if key not in self._own_truths:
-            self._own_truths[key] = self._judge(expr, unbound)
+            self._own_truths[key] = None if decided else self._truth(expr)
         return self._own_truths[key]
+
+    def _truth(self, expr: sx.Expr):
+        """values(expr) != 0, or None when it cannot be evaluated, kept by structure for every Lanes
+        of an equal environment (what condition() keeps for conditions over at most one unbound
+        scalar; a structure's unbound names are the same wherever it meets this environment)."""
+        truths, key = self._kept.truths, sx.structure_key(expr)
+        if key in truths:
+            return truths[key]
+        try:
+            truth = self.values(expr) != 0
+        except UNEVALUABLE:
+            truth = None
+        truths[key] = truth
+        return truth
 
     def _judge(self, expr: sx.Expr, unbound: list):
         """A condition's truth per lane, or None when it cannot be evaluated or the stand-in
@@ -486,23 +513,31 @@ class Lanes:
                 key = ((name, type(value), value),)
             else:
                 key = tuple(sorted((name, type(value), value) for name, value in changed.items()))
-            lanes = self._within.get(key)
+            known = self._within.get(key)
         except TypeError:              # a value that cannot be compared or hashed: not kept
             return Lanes(env, self.slots, self.active, None)
-        if lanes is None:
-            # every kernel of this environment meets the same loop values: the derived signature and
-            # its kept values are found through this environment's, by the small key, rather than
-            # by hashing and comparing the nested signature in _KEPT again (valid while _KEPT has
-            # dropped nothing since and the values stay within their bound, as _kept_for checks)
-            derived = self._kept.within.get(key) if WITHIN_THROUGH_PARENT else None
-            if derived is None or derived[0] != _DROPS[0] or derived[2].size() > _MAX_SLOTS_PER_ENVIRONMENT:
-                signature = None if self.signature is None or any(type(v) not in _SCALARS for v in changed.values()) \
-                    else (self.signature, tuple((name, kind, repr(value)) for name, kind, value in key))
-                kept = _kept_for(signature, env, self.slots)
-                derived = (_DROPS[0], signature, kept)
-                if signature is not None:
-                    self._kept.within[key] = derived
-            lanes = self._within[key] = Lanes(env, self.slots, self.active, derived[1], derived[2])
+        if known is not None:
+            lanes, lanes._own_truths = known
+            return lanes
+        # every kernel of this environment meets the same loop values: the derived signature and
+        # its kept values are found through this environment's, by the small key, rather than
+        # by hashing and comparing the nested signature in _KEPT again (valid while _KEPT has
+        # dropped nothing since and the values stay within their bound, as _kept_for checks)
+        derived = self._kept.within.get(key) if WITHIN_THROUGH_PARENT else None
+        if derived is None or derived[0] != _DROPS[0] or derived[2].size() > _MAX_SLOTS_PER_ENVIRONMENT:
+            signature = None if self.signature is None or any(type(v) not in _SCALARS for v in changed.values()) \
+                else (self.signature, tuple((name, kind, repr(value)) for name, kind, value in key))
+            kept = _kept_for(signature, env, self.slots)
+            derived = (_DROPS[0], signature, kept, None)
+        lanes = derived[3]
+        if lanes is None or lanes.active is not self.active:
+            lanes = Lanes(env, self.slots, self.active, derived[1], derived[2])
+            if derived[1] is not None:
+                self._kept.within[key] = (*derived[:3], lanes if SHARE_WITHIN_LANES else None)
+        # (the truths of nodes the stand-ins may decide stay this kernel's, as in a Lanes of its
+        # own: a node's verdict can change between kernels, since nodes are shared by structure)
+        lanes._own_truths = {}
+        self._within[key] = (lanes, lanes._own_truths)
         return lanes
 
     def active_mask(self, conditions) -> np.ndarray:
