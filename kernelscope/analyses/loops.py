@@ -20,6 +20,8 @@ unknown (at 64) or make the executor run up to 4096 iterations of every loop's b
 
 from __future__ import annotations
 
+import operator as ops      # (`operator` names a loop's update in the functions below)
+
 import numpy as np
 
 from kernelscope import symbolic as sx
@@ -160,14 +162,13 @@ def _int_divide(a: int, b: int) -> int:
 
 
 # the updates `_scalar_steps` follows, each as `sx.apply_binary` computes it for two ints, and the
-# steps for which it does so without raising (a step is the same in every iteration: checked once)
-_INT_UPDATES = {"+": (lambda v, s: v + s, lambda s: True), "-": (lambda v, s: v - s, lambda s: True),
-                "*": (lambda v, s: v * s, lambda s: True), "/": (_int_divide, lambda s: s != 0),
-                "<<": (lambda v, s: v << s, lambda s: 0 <= s <= 62),
-                ">>": (lambda v, s: v >> s, lambda s: 0 <= s <= 62)}
-_INT_TESTS = {"<": lambda v, limit: v < limit, "<=": lambda v, limit: v <= limit,
-              ">": lambda v, limit: v > limit, ">=": lambda v, limit: v >= limit,
-              "==": lambda v, limit: v == limit, "!=": lambda v, limit: v != limit}
+# steps for which it does so without raising (a step is the same in every iteration: checked once);
+# the operator module's functions run without a Python frame per iteration
+_INT_UPDATES = {"+": (ops.add, lambda s: True), "-": (ops.sub, lambda s: True),
+                "*": (ops.mul, lambda s: True), "/": (_int_divide, lambda s: s != 0),
+                "<<": (ops.lshift, lambda s: 0 <= s <= 62), ">>": (ops.rshift, lambda s: 0 <= s <= 62)}
+_INT_TESTS = {"<": ops.lt, "<=": ops.le, ">": ops.gt, ">=": ops.ge, "==": ops.eq,
+              "!=": ops.ne}
 
 
 def _scalar_steps(loop, start, step, operator: str, bound, alive: np.ndarray, everyone: np.ndarray, limit: int,
@@ -184,6 +185,8 @@ def _scalar_steps(loop, start, step, operator: str, bound, alive: np.ndarray, ev
     if update is None or test is None or not update[1](step):
         return None
     update = update[0]
+    if update is _int_divide and step > 0 and start >= 0:
+        update = ops.floordiv      # (the counter stays >= 0, where truncating is flooring)
     result: list = []
     value = start
     for trip in range(limit + 1):
