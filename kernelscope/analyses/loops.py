@@ -20,6 +20,8 @@ unknown (at 64) or make the executor run up to 4096 iterations of every loop's b
 
 from __future__ import annotations
 
+import operator as ops      # (`operator` names a loop's update in the functions below)
+
 import numpy as np
 
 from kernelscope import symbolic as sx
@@ -96,19 +98,23 @@ def executed_iterations(loop, env: dict, value_of, alive: np.ndarray, everyone: 
     operator = loop.step_op or "+"
     if start is None or step is None:
         return None, False
+    # a bound that does not read the counter has one value for every iteration
+    fixed = not isinstance(loop.bound, sx.Expr) or loop.var not in loop.bound.symbols()
+    bound = value_of(loop.bound, env) if loop.bound is not None and fixed else None
+    if fixed and PER_THREAD_STEPS:
+        stepped = _per_thread_steps(loop, start, step, operator, bound, alive, limit, note)
+        if stepped is not None:
+            return stepped, True
+    if fixed and SCALAR_STEPS:
+        stepped = _scalar_steps(loop, start, step, operator, bound, alive, everyone, limit, note)
+        if stepped is not None:
+            return stepped, True
     inner = dict(env)
     active = everyone
     value = start
     result = []
     bounded = True
     guessed = UNKNOWN_DOUBLINGS if operator in ("*", "<<") else UNKNOWN_TRIPS
-    # a bound that does not read the counter has one value for every iteration
-    fixed = not isinstance(loop.bound, sx.Expr) or loop.var not in loop.bound.symbols()
-    bound = value_of(loop.bound, inner) if loop.bound is not None and fixed else None
-    if fixed and PER_THREAD_STEPS:
-        stepped = _per_thread_steps(loop, start, step, operator, bound, alive, limit, note)
-        if stepped is not None:
-            return stepped, True
     nobody_alive = None     # whether no thread is alive, asked once while every thread iterates
     for trip in range(limit + 1):
         inner[loop.var] = value
@@ -143,6 +149,57 @@ def executed_iterations(loop, env: dict, value_of, alive: np.ndarray, everyone: 
         except sx.Unevaluable:
             break
     return result, bounded
+
+
+# a counter, step and bound that are plain ints stepped with Python's int operations (`_scalar_steps`)
+SCALAR_STEPS = True
+
+
+def _int_divide(a: int, b: int) -> int:
+    """C's division of ints (truncating towards zero), for a nonzero `b`: `sx.apply_binary`'s."""
+    quotient = abs(a) // abs(b)
+    return -quotient if (a < 0) ^ (b < 0) else quotient
+
+
+# the updates `_scalar_steps` follows, each as `sx.apply_binary` computes it for two ints, and the
+# steps for which it does so without raising (a step is the same in every iteration: checked once);
+# the operator module's functions run without a Python frame per iteration
+_INT_UPDATES = {"+": (ops.add, lambda s: True), "-": (ops.sub, lambda s: True),
+                "*": (ops.mul, lambda s: True), "/": (_int_divide, lambda s: s != 0),
+                "<<": (ops.lshift, lambda s: 0 <= s <= 62), ">>": (ops.rshift, lambda s: 0 <= s <= 62)}
+_INT_TESTS = {"<": ops.lt, "<=": ops.le, ">": ops.gt, ">=": ops.ge, "==": ops.eq,
+              "!=": ops.ne}
+
+
+def _scalar_steps(loop, start, step, operator: str, bound, alive: np.ndarray, everyone: np.ndarray, limit: int,
+                  note):
+    """`executed_iterations`' list for a counter that is the same for every thread: start, step
+    and a bound that does not read the counter all plain ints (`for (j = k / 2; j > 0; j /= 2)`
+    with k an outer loop's counter). Every thread then runs each iteration, so each lists
+    `everyone`; the list stops at the first value the test fails, at once when no thread is alive,
+    or with the general path's note at `limit`. None when the loop is not of that kind."""
+    if type(start) is not int or type(step) is not int or type(bound) is not int:
+        return None
+    update = _INT_UPDATES.get(operator)
+    test = _INT_TESTS.get(loop.compare)
+    if update is None or test is None or not update[1](step):
+        return None
+    update = update[0]
+    if update is _int_divide and step > 0 and start >= 0:
+        update = ops.floordiv      # (the counter stays >= 0, where truncating is flooring)
+    result: list = []
+    value = start
+    for trip in range(limit + 1):
+        if not test(value, bound):
+            break
+        if trip == 0 and not np.count_nonzero(alive):
+            break
+        if trip == limit:
+            note(f"loop at line {loop.line}: cut after {limit} iterations")
+            break
+        result.append((value, everyone))
+        value = update(value, step)
+    return result
 
 
 def holds(operator: str, value, bound, size: int):
