@@ -450,6 +450,8 @@ class Memo:
         self.hopeless: dict = {}
         # what `BlockRun.screens_for` found, for a later block whose batch has the same rows
         self.screens = ScreensSeen()
+        # id(loop node) -> (node, `_idle_candidates` of it): see `BlockRun.idle_from_here`
+        self.idle_candidates: dict = {}
 
     def recall(self, what, env: dict, block, compute, *args, also=None):
         """`compute(*args)`, the value of `what` (an expression, a loop or a tuple of conditions:
@@ -614,6 +616,68 @@ def varying_names(tree) -> frozenset:
 
 
 _ABSENT = object()
+
+
+def _idle_candidates(node: LoopNode) -> tuple | None:
+    """For a loop whose body is only events that are inert or plain loads and stores: per access,
+    (its event, whether its address surely fails to evaluate once the loop has forgotten what it
+    carries: `_fails_where_unknown`); None for any other loop, which is never idle."""
+    candidates = []
+    for child in node.children:
+        if type(child) is LoopNode:
+            return None
+        if child.inert:
+            continue
+        if not child.plain_access:
+            return None
+        candidates.append((child, _fails_where_unknown(child.record.address, node.carried)))
+    return tuple(candidates)
+
+
+# The binary operators that use both operand values whatever they are (`&&` and `||` may not look
+# at their right one), so that an operand equal to loops.UNKNOWN makes them raise an error that
+# `BlockRun.evaluate` turns into no value (tests/test_syncfast14_idle_trips.py tries each on ints,
+# floats and arrays)
+_STRICT_OPERATORS = frozenset(("+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^", "<", "<=", ">", ">=", "==", "!="))
+_RAISES, _IS_UNKNOWN = "raises", "unknown"     # what `_unknown_effect` knows of a node
+_EAGER_NODES = (sx.Binary, sx.Unary, sx.Select, sx.Call)     # evaluate all their operands first
+_DEEPEST_JUDGED = 40
+
+
+def _fails_where_unknown(expr, names: frozenset) -> bool:
+    """Whether evaluating `expr` (through `BlockRun.evaluate`) surely fails in any environment that
+    binds each of `names` to loops.UNKNOWN, whatever the other names hold: a node that uses an
+    operand's value in arithmetic raises, and so does every node that evaluates it. False when
+    that cannot be told from its structure (a `?:` or a function of an unknown value, loads)."""
+    if not isinstance(expr, sx.Expr) or expr.has_load() or expr._depth > _DEEPEST_JUDGED or \
+            names.isdisjoint(expr.symbols()):
+        return False
+    return _unknown_effect(expr, names, {}) is _RAISES
+
+
+def _unknown_effect(node, names: frozenset, seen: dict):
+    """_RAISES when evaluating `node` surely raises with `names` bound to UNKNOWN, _IS_UNKNOWN
+    when its value is surely UNKNOWN itself, None when it may be anything."""
+    known = seen.get(id(node), _ABSENT)
+    if known is not _ABSENT:
+        return known
+    kind = type(node)
+    effect = None
+    if kind is sx.Sym:
+        # (bound, so its default is not evaluated)
+        effect = _IS_UNKNOWN if node.name in names else None
+    elif kind in _EAGER_NODES:
+        effects = [_unknown_effect(child, names, seen) for child in node.children()]
+        if _RAISES in effects:
+            effect = _RAISES
+        elif _IS_UNKNOWN in effects:
+            if kind is sx.Binary:
+                effect = _RAISES if node.op in _STRICT_OPERATORS else None
+            elif kind is sx.Unary:
+                # -, ~ and ! raise on UNKNOWN; any other unary operator passes its value on
+                effect = _RAISES if node.op in ("-", "~", "!") else _IS_UNKNOWN
+    seen[id(node)] = effect
+    return effect
 
 
 def _inner_trips_fixed(node: LoopNode) -> bool:
@@ -1223,7 +1287,12 @@ class BlockRun:
         forgotten = {name: UNKNOWN for name in node.carried}
         # the iterations that run in one environment but for the counter: all, or all but the first
         alike_from = 1 if forgotten else 0
+        candidates = self.idle_candidates(node)
         for trip, (value, active) in enumerate(iterations):
+            if trip and candidates is not None and self.idle_from_here(candidates):
+                # this trip and every later one change nothing (see `idle_from_here`): only their steps count
+                self.take_steps(len(node.children) * (len(iterations) - trip))
+                break
             if trip == alike_from and (
                     node.batchable and self.run_batched(node, env, forgotten, iterations[trip:], loop_mask,
                                                         loop_reasons, loop_partial) or
@@ -1241,6 +1310,33 @@ class BlockRun:
             self.walk(node.children, inner, mask, loop_reasons, partial)
         if len(iterations) > 1:
             env.update(forgotten)   # after the loop they hold their last-iteration values
+
+    def idle_candidates(self, node: LoopNode):
+        """`_idle_candidates(node)`, worked out once per loop node of the analysis."""
+        known = self.memo.idle_candidates.get(id(node))
+        if known is None or known[0] is not node:
+            known = self.memo.idle_candidates[id(node)] = (node, _idle_candidates(node))
+        return known[1]
+
+    def idle_from_here(self, candidates: tuple) -> bool:
+        """Whether walking the loop's body in an iteration after its first changes nothing but the
+        step count, `candidates` being its `_idle_candidates`. The walk would skip every access
+        before its mask is computed: a read-only array's access whose unknown address is noted
+        already, or an access of a written array that is in this interval with an unknown address
+        already and whose address is unknown again (its address reads a value the loop carries,
+        which every iteration after the first has forgotten, in a way that cannot evaluate; or it
+        reads a name never bound; or it cannot be trusted). Such a trip changes none of what this
+        asks, so every later trip of the same loop entry is idle too."""
+        noted = self.found.unknown_addresses
+        in_interval = self.unknown_in_interval
+        for event, fails_when_forgotten in candidates:
+            if event.read_only:
+                if id(event.record) not in noted:
+                    return False
+            elif id(event) not in in_interval or not (fails_when_forgotten or event.unbound_address or
+                                                      event.trusted is False):
+                return False
+        return True
 
     def run_batched(self, node: LoopNode, env, forgotten: dict, trips: list, loop_mask, loop_reasons: tuple,
                     loop_partial: bool) -> bool:
