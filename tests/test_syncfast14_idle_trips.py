@@ -92,6 +92,25 @@ def _claims_checked(seed: int) -> tuple[int, int]:
     return claims, 300
 
 
+def test_kept_answers_are_by_structure(monkeypatch):
+    # equal trees built apart share the kept answer; a different tree or other names do not
+    monkeypatch.setattr(sync, "_FAILING_STRUCTURES", {})
+
+    def index(name):
+        return sx.Binary("+", sx.Binary("*", sx.Sym(name, default=sx.Const(0)), sx.Const(7)), sx.Sym("j"))
+
+    u = frozenset({"u"})
+    assert sync._fails_where_unknown(index("u"), u) and sync._fails_where_unknown(index("u"), u)
+    assert len(sync._FAILING_STRUCTURES) == 1
+    assert not sync._fails_where_unknown(index("w"), u)
+    assert sync._fails_where_unknown(index("w"), frozenset({"w"}))
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        expr = _random_expr(rng, 3)
+        if sync._fails_where_unknown(expr, u):
+            assert sync._unknown_effect(expr, u, {}) is sync._RAISES
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_claimed_failures_fail(seed):
     claims, _ = _claims_checked(seed)
@@ -100,6 +119,7 @@ def test_claimed_failures_fail(seed):
 
 def test_a_non_strict_and_is_caught(monkeypatch):
     monkeypatch.setattr(sync, "_STRICT_OPERATORS", sync._STRICT_OPERATORS | {"&&", "||"})
+    monkeypatch.setattr(sync, "_FAILING_STRUCTURES", {})     # (no answer kept from the right operators)
     with pytest.raises(AssertionError):
         for seed in range(12):
             _claims_checked(seed)

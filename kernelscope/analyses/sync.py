@@ -652,7 +652,19 @@ def _fails_where_unknown(expr, names: frozenset) -> bool:
     if not isinstance(expr, sx.Expr) or expr.has_load() or expr._depth > _DEEPEST_JUDGED or \
             names.isdisjoint(expr.symbols()):
         return False
-    return _unknown_effect(expr, names, {}) is _RAISES
+    # (the answer depends on the structure alone: every copy of a kernel, and every analysis of a
+    # file parsed again, asks it of equal trees)
+    key = (expr._key, names)
+    fails = _FAILING_STRUCTURES.get(key)
+    if fails is None:
+        if len(_FAILING_STRUCTURES) >= _FAILING_STRUCTURES_LIMIT:
+            del _FAILING_STRUCTURES[next(iter(_FAILING_STRUCTURES))]
+        fails = _FAILING_STRUCTURES[key] = _unknown_effect(expr, names, {}) is _RAISES
+    return fails
+
+
+_FAILING_STRUCTURES: dict = {}      # (structure key, names) -> `_fails_where_unknown`'s answer
+_FAILING_STRUCTURES_LIMIT = 4096    # (the oldest go first)
 
 
 def _unknown_effect(node, names: frozenset, seen: dict):
