@@ -142,6 +142,9 @@ class Walker:
         self.loops: list[Loop] = []
         self.conditions: list[Condition] = []
         self._context: Context | None = None      # the last one made (see context())
+        # False after every change to self.loops or self.conditions (each site sets it): while
+        # True, context() gives self._context without comparing the lists
+        self._context_current = False
         self._builtins: dict = {}                 # name -> Sym (see _builtin)
         self._sizes: dict = {}                    # type name -> its size in bytes (see _size_of)
         self.inline_stack: list[str] = []
@@ -185,7 +188,11 @@ class Walker:
         """The loops and conditions around the statement being walked. Records made one after
         another under the same ones share one Context. Both lists only grow and shrink at their
         end, and every Loop and Condition is pushed once: the same lengths and the same last
-        entries are the same lists."""
+        entries are the same lists. Nothing pushed or popped since the last call: the last one,
+        without the comparison (two of three calls; tests/test_walkfast13_context.py)."""
+        if self._context_current:
+            return self._context
+        self._context_current = True
         loops, conditions, known = self.loops, self.conditions, self._context
         if known is not None and len(known.loops) == len(loops) and len(known.conditions) == len(conditions) \
                 and (not loops or known.loops[-1] is loops[-1]) \
@@ -242,6 +249,7 @@ class Walker:
             if kind in _EXIT_KINDS or kind in _BLOCK_OR_IF_KINDS and _always_exits(child):
                 break
         del self.conditions[depth:]
+        self._context_current = False
 
     def stmt_preproc(self, node) -> None:
         # The preprocessor pass resolves #if before parsing, so what reaches here are #define,
@@ -404,15 +412,19 @@ class Walker:
         before = dict(self.env)
         has_else = alternative is not None
         self.conditions.append(Condition(condition, line, exclusive=has_else))
+        self._context_current = False
         self.statement(consequence)
         self.conditions.pop()
+        self._context_current = False
         after_then = self.env
         if has_else:
             self.env = dict(before)
             self.conditions.append(Condition(condition, line, negated=True, exclusive=True))
+            self._context_current = False
             for child in alternative.named_children:
                 self.statement(child)
             self.conditions.pop()
+            self._context_current = False
             after_else = self.env
         else:
             after_else = before     # (nothing runs on it: no copy, and _merge knows it unchanged)
@@ -421,8 +433,10 @@ class Walker:
         else_exits = alternative is not None and all(_always_exits(c) for c in alternative.named_children)
         if then_exits and not else_exits:
             self.conditions.append(Condition(condition, line, negated=True))
+            self._context_current = False
         elif else_exits and not then_exits:
             self.conditions.append(Condition(condition, line))
+            self._context_current = False
 
     def stmt_for_statement(self, node) -> None:
         self._pending_unroll, unroll = None, getattr(self, "_pending_unroll", None)
@@ -510,16 +524,19 @@ class Walker:
         if self.record:
             self.scope.add(self.scope.loops, loop)
         self.loops.append(loop)
+        self._context_current = False
         depth = len(self.conditions)
         loop.condition_depth = depth    # conditions pushed later guard statements inside the loop only
         loop.assigned = frozenset(assigned)
         self.statement(body) if body is not None else None
         del self.conditions[depth:]
+        self._context_current = False
         if update_node is not None:
             recording, self.record = self.record, False
             self.expression(update_node)
             self.record = recording
         self.loops.pop()
+        self._context_current = False
 
     def _loop_step(self, update_node, var):
         """The induction variable's change per iteration: (Expr, op) with op '+' or a geometric op."""
@@ -597,6 +614,7 @@ class Walker:
         if self.record:
             self.scope.add(self.scope.branches, Branch(condition, line, column, self.context(), "switch", True))
         self.conditions.append(Condition(condition, line))
+        self._context_current = False
         body = node.child_by_field_id(FIELD.body)
         if body is not None:
             for child in body.named_children:
@@ -606,6 +624,7 @@ class Walker:
                 else:
                     self.statement(child)
         self.conditions.pop()
+        self._context_current = False
 
     def stmt_labeled_statement(self, node) -> None:
         for child in node.named_children[1:]:
@@ -1024,10 +1043,13 @@ class Walker:
         if self.record:
             self.scope.add(self.scope.branches, Branch(condition, line, column, self.context(), "ternary", True))
         self.conditions.append(Condition(condition, line))
+        self._context_current = False
         consequence = self.expression(node.child_by_field_id(FIELD.consequence), depth, whole_struct)
         self.conditions[-1] = Condition(condition, line, negated=True)
+        self._context_current = False
         alternative = self.expression(node.child_by_field_id(FIELD.alternative), depth, whole_struct)
         self.conditions.pop()
+        self._context_current = False
         if consequence.pointer is not None:
             return consequence
         return Value(sx.Select(condition, consequence.expr, alternative.expr),
@@ -1296,6 +1318,7 @@ class Walker:
             self.inline_stack.pop()
             results = self.return_values
             self.env, self.return_values, self.conditions = saved_env, saved_returns, saved_conditions
+            self._context_current = False
         if not results:
             return Value(sx.Opaque(name), return_type)
         result = results[-1]
