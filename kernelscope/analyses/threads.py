@@ -370,15 +370,7 @@ class Lanes:
                 # verdict of the first one the node met, so this truth is the node's own
                 return self._own_truth(expr, verdict[1])
             return self._first_judgement(expr, unbound)
-        truths, key = self._kept.truths, sx.structure_key(expr)
-        if key in truths:
-            return truths[key]
-        try:
-            truth = self.values(expr) != 0
-        except UNEVALUABLE:
-            truth = None
-        truths[key] = truth
-        return truth
+        return self._truth(expr)
 
     def _own_truth(self, expr: sx.Expr, decided: bool):
         """_judge(expr, unbound) for a node whose verdict on the stand-ins (`decided`) is kept for

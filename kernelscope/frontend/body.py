@@ -811,7 +811,8 @@ class Walker:
             return value, value.expr, value.ctype, value.pointer
         # A name with a Value that is not memory, or a number read before, is read here as
         # _operand reads it, and a binary expression's parts are asked as _operand asks them,
-        # without _operand's call (two thirds of all operands; tests/test_walkfast12_leaf_operands.py)
+        # without _operand's call (two thirds of all operands; tests/test_walkfast12_leaf_operands.py).
+        # Written out for each operand: a method shared by both would cost the call this saves.
         source = self._source
         kind = left_node.kind_id
         if kind in _LEAF_NAMES and \
