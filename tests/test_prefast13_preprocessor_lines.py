@@ -147,3 +147,10 @@ def test_preprocessed_files_are_the_same_with_sliced_offsets(monkeypatch):
               "#define TILE 4\nfloat s[TILE];\nHOST_DEVICE float f();\n" * 3]
     for text in texts:
         assert _preprocessed(text, True, monkeypatch) == _preprocessed(text, False, monkeypatch), text[:80]
+
+
+def test_numeric_bodies_kept_by_body_answer_what_the_pattern_answers():
+    preprocessor = macros.Preprocessor()
+    bodies = ["32", "(32)", "-1", "0x1F", "1.5f", "(-0.5)", "1e5", "N", "32 + 1", "", "((1))", "1u", "0X", "3."]
+    for body in bodies * 2:             # (the second time from what was kept)
+        assert preprocessor._numeric_bodies(body) == bool(macros._NUMBER_BODY.match(body)), body

@@ -372,6 +372,18 @@ def _predefined_macros(arch: str) -> tuple[dict, tuple]:
     return macros, (other, all(name.isidentifier() for name in other))
 
 
+class _KeptAnswers(dict):
+    """function(key), computed once per key and kept: `kept[key]`."""
+
+    def __init__(self, function):
+        super().__init__()
+        self._function = function
+
+    def __missing__(self, key):
+        answer = self[key] = self._function(key)
+        return answer
+
+
 class Preprocessor:
     def __init__(self, defines: dict | None = None, arch: str = "sm_90"):
         predefined, predefined_other_names = _predefined_macros(arch)
@@ -385,7 +397,10 @@ class Preprocessor:
         self._other_names_of: set | None = None if defines else set(predefined)   # what _other_names was found for
         self._other_names: tuple = predefined_other_names
         self._newline_starts: list | None = None       # run()'s text's line starts, where it breaks lines at newlines only
-        self._other_names_by_names: dict = {}          # a frozenset of macro names -> _other_names for it
+        self._other_names_by_names: dict = {}
+        # whether an object-like macro's body is a number (_NUMBER_BODY), kept by the body: a file
+        # uses its few constants on many lines, and a dict look-up costs a tenth of the match
+        self._numeric_bodies = _KeptAnswers(lambda body: _NUMBER_BODY.match(body) is not None).__getitem__          # a frozenset of macro names -> _other_names for it
         self._argument_tokens: dict[str, list] = {}     # a macro-free argument's text -> its tokens
 
     # -- public -----------------------------------------------------------------------------
@@ -659,12 +674,13 @@ class Preprocessor:
     def _line_kinds(self, hits: list, offsets: list) -> list[int]:
         """How each line (starting at its offset in `offsets`) is preprocessed, from its macro words."""
         kinds = [PLAIN] * (len(offsets) - 1)
+        numeric = self._numeric_bodies
         for first, _, word in hits:
             line = bisect.bisect_right(offsets, first) - 1
             if kinds[line] == EXPAND:
                 continue
             macro = self.macros.get(word)
-            if macro is not None and macro.params is None and _NUMBER_BODY.match(macro.body):
+            if macro is not None and macro.params is None and numeric(macro.body):
                 kinds[line] = CONSTANTS
             else:
                 kinds[line] = EXPAND      # a macro to expand, or an unknown ALL_CAPS name
