@@ -154,3 +154,36 @@ def test_numeric_bodies_kept_by_body_answer_what_the_pattern_answers():
     bodies = ["32", "(32)", "-1", "0x1F", "1.5f", "(-0.5)", "1e5", "N", "32 + 1", "", "((1))", "1u", "0X", "3."]
     for body in bodies * 2:             # (the second time from what was kept)
         assert preprocessor._numeric_bodies(body) == bool(macros._NUMBER_BODY.match(body)), body
+
+
+def _old_parse_define(body_text: str, line: int):
+    """parse_define as it was before prefast13 (nothing kept)."""
+    match = re.match(r"\s*([A-Za-z_]\w*)(\([^)]*\))?", body_text)
+    if not match:
+        return None
+    name = match.group(1)
+    rest = macros._without_comments(body_text[match.end():])
+    if match.group(2) is None:
+        return macros.Macro(name, rest.strip(), None, line=line)
+    raw = [p.strip() for p in match.group(2)[1:-1].split(",") if p.strip()]
+    variadic = bool(raw) and raw[-1].endswith("...")
+    params = [p if p != "..." else "__VA_ARGS__" for p in raw]
+    if variadic and params[-1].endswith("...") and params[-1] != "...":
+        params[-1] = params[-1][:-3].strip()
+    return macros.Macro(name, rest.strip(), params, variadic=variadic, line=line)
+
+
+def test_defines_kept_by_text_are_what_parsing_gives():
+    bodies = [line.split("define", 1)[1] for path in CUDA_FILES
+              for line in path.read_text(encoding="latin-1").splitlines() if line.lstrip().startswith("#define")]
+    bodies += [" X 1 // one", " F(a, b) a + b", " V(...) f(__VA_ARGS__)", " W(x, rest...) g(x, rest)", " 1x", "",
+               " G() 0", " H( ) /* c */ 1", " E(a,) a"]
+    assert len(bodies) > 100
+    for line, body in enumerate(bodies * 2):          # (the second time from what was kept)
+        assert macros.parse_define(body, line) == _old_parse_define(body, line), body
+
+
+def test_kept_defines_hand_out_their_own_parameter_lists():
+    first = macros.parse_define(" F(a, b) a", 1)
+    first.params.append("c")
+    assert macros.parse_define(" F(a, b) a", 2).params == ["a", "b"]

@@ -335,19 +335,37 @@ def _redundant_parentheses(result: list, body: list, k: int, argument: list) -> 
 
 def parse_define(body_text: str, line: int) -> Macro | None:
     """`NAME body` or `NAME(a, b) body` (text after `#define`)."""
-    match = re.match(r"\s*([A-Za-z_]\w*)(\([^)]*\))?", body_text)
+    parts = _define_parts(body_text)
+    if parts is None:
+        return None
+    name, body, params, variadic = parts
+    if params is None:
+        return Macro(name, body, None, line=line)
+    return Macro(name, body, list(params), variadic=variadic, line=line)
+
+
+@lru_cache(maxsize=1024)
+def _define_parts(body_text: str) -> tuple | None:
+    """parse_define's name, body, parameters (a tuple, or None for an object-like macro) and whether
+    the macro is variadic, kept by the text after `#define`: files define the same few macros
+    again and again (`#define TILE 16` ... `#undef TILE` per kernel), and a body with a comment is
+    tokenised to drop it."""
+    match = _DEFINE_HEAD.match(body_text)
     if not match:
         return None
     name = match.group(1)
     rest = _without_comments(body_text[match.end():])
     if match.group(2) is None:
-        return Macro(name, rest.strip(), None, line=line)
+        return name, rest.strip(), None, False
     raw = [p.strip() for p in match.group(2)[1:-1].split(",") if p.strip()]
     variadic = bool(raw) and raw[-1].endswith("...")
     params = [p if p != "..." else "__VA_ARGS__" for p in raw]
     if variadic and params[-1].endswith("...") and params[-1] != "...":
         params[-1] = params[-1][:-3].strip()
-    return Macro(name, rest.strip(), params, variadic=variadic, line=line)
+    return name, rest.strip(), tuple(params), variadic
+
+
+_DEFINE_HEAD = re.compile(r"\s*([A-Za-z_]\w*)(\([^)]*\))?")
 
 
 def _without_comments(text: str) -> str:
