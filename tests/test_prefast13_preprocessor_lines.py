@@ -8,6 +8,7 @@ of the project and on random text where they could part:
 - _other_macro_names kept per set of macro names against computing it afresh;
 - the whole preprocessed output with the sliced offsets against the splitlines path."""
 
+import bisect
 import random
 import re
 from itertools import accumulate
@@ -187,3 +188,78 @@ def test_kept_defines_hand_out_their_own_parameter_lists():
     first = macros.parse_define(" F(a, b) a", 1)
     first.params.append("c")
     assert macros.parse_define(" F(a, b) a", 2).params == ["a", "b"]
+
+
+# -- the position map -----------------------------------------------------------------------------
+
+def _run_adding_positions(self, text: str):
+    """Preprocessor.run as it was before its emit wrote PositionMap.add out (prefast13)."""
+    self._budget = max(200_000, len(text) * macros.MAX_EXPANSION_FACTOR)
+    out: list[str] = []
+    positions = macros.PositionMap()
+    out_len = 0
+    line_starts = macros._line_starts(text)
+    self._newline_starts = line_starts if macros._breaks_lines_at_newlines_only(text) else None
+    stack: list[list[bool]] = []  # per #if: [this branch active, some branch taken, parent active]
+    active = True
+    code_lines: list[tuple[int, int]] = []  # spans of active code to expand, merged
+
+    def emit(piece: str, orig: int, verbatim: bool = True):
+        nonlocal out_len
+        if not piece:
+            return
+        positions.add(out_len, orig, verbatim)
+        out.append(piece)
+        out_len += len(piece)
+
+    def flush_code():
+        if code_lines:
+            start, end = code_lines[0][0], code_lines[-1][1]
+            self._expand_region(text, start, end, emit)
+            code_lines.clear()
+
+    def lines_between(start: int, end: int):
+        # lines of code (not directives) from start to end: expanded when active, else blanked
+        if start >= end:
+            return
+        if active:
+            code_lines.append((start, end))
+        else:
+            flush_code()
+            emit(macros._blank(text[start:end]), start)
+
+    position = 0
+    for logical_start, logical_end in macros._directive_lines(text):
+        lines_between(position, logical_start)
+        position = logical_end
+        line_text = text[logical_start:logical_end]
+        flush_code()
+        directive, _, rest = macros._split_directive(line_text.lstrip())
+        line_no = bisect.bisect_right(line_starts, logical_start)
+        keep = self._directive(directive, rest, line_no, stack, active)
+        active = stack[-1][0] if stack else True  # a branch is only taken inside an active parent
+        if keep and active:
+            emit(line_text, logical_start)
+        else:
+            emit(macros._blank(line_text), logical_start)
+    lines_between(position, len(text))
+    flush_code()
+    if stack:
+        self.errors.append(macros.SourceError(len(line_starts), 1, "unterminated #if at end of file"))
+    for offset, message in self._offset_notes:
+        line = bisect.bisect_right(line_starts, offset)
+        self.errors.append(macros.SourceError(line, offset - line_starts[line - 1] + 1, message))
+    expanded = "".join(out)
+    return macros.Preprocessed(expanded, text, positions, self.macros, self.errors, line_starts)
+
+
+def test_positions_written_out_are_what_position_map_add_gives():
+    rng = random.Random(99)
+    texts = [path.read_text(encoding="latin-1") for path in CUDA_FILES]
+    texts += [_random_text(rng, rng.randint(0, 40)) for _ in range(1000)]
+    texts += ["#define F(x) (x)\n#define C 3\nint a = F(1\n, 2) + C;\nCHECK(a)\n", "#if X\nint a;\n#else\nint b;\n#endif\n"]
+    for text in texts:
+        new, old = macros.Preprocessor().run(text), _run_adding_positions(macros.Preprocessor(), text)
+        assert (new.text, new.positions._out_starts, new.positions._orig_starts, new.positions._verbatim, new._line_starts,
+                new.errors) == (old.text, old.positions._out_starts, old.positions._orig_starts, old.positions._verbatim,
+                                old._line_starts, old.errors), text[:80]

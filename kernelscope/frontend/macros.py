@@ -433,11 +433,18 @@ class Preprocessor:
         active = True
         code_lines: list[tuple[int, int]] = []  # spans of active code to expand, merged
 
+        out_starts, orig_starts, verbatims = positions._out_starts, positions._orig_starts, positions._verbatim
+
         def emit(piece: str, orig: int, verbatim: bool = True):
             nonlocal out_len
             if not piece:
                 return
-            positions.add(out_len, orig, verbatim)
+            # (PositionMap.add written out, on its lists: thousands of pieces a large file)
+            if not (verbatim and verbatims and verbatims[-1] and
+                    orig - orig_starts[-1] == out_len - out_starts[-1]):
+                out_starts.append(out_len)
+                orig_starts.append(orig)
+                verbatims.append(verbatim)
             out.append(piece)
             out_len += len(piece)
 
