@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from itertools import accumulate, repeat
+from itertools import accumulate, groupby, repeat
 from operator import add
 from dataclasses import field
 from functools import lru_cache
@@ -165,25 +165,26 @@ def _starts_word(text: str, offset: int) -> bool:
 
 # Each ASCII character's shape for _shaped_caps_words: "A" for what an ALL_CAPS word is made of
 # (upper-case letters, digits, `_`), "a" for lower-case letters (the other word characters),
-# " " for the rest.
-_WORD_SHAPES = str.maketrans({chr(code): "A" if chr(code).isupper() or chr(code).isdigit() or chr(code) == "_"
-                              else "a" if chr(code).islower() else " " for code in range(128)})
+# " " for the rest. A bytes table: the text is ASCII, and bytes.translate reads a byte's shape from
+# a 256-byte table, where str.translate looks each character up in a mapping (a sixth of the
+# preprocessor's cost on the realistic file). The bytes above 127 never occur.
+_WORD_SHAPES = bytes(ord("A") if chr(code).isupper() or chr(code).isdigit() or chr(code) == "_"
+                     else ord("a") if chr(code).islower() else ord(" ") for code in range(128)) + b" " * 128
 # A whole word of three "A" or more in shaped text. The look-behind comes after the first three
 # characters so that the pattern starts with a literal, which the regex engine finds by a fast
 # search, where a character class first (`[A-Z_]`) is tested by the engine's charset code at every
 # character: a third of the cost of the character-class scan.
-_SHAPED_CAPS = re.compile(r"AAA(?<![Aa]AAA)A*(?![Aa])")
+_SHAPED_CAPS = re.compile(rb"AAA(?<![Aa]AAA)A*(?![Aa])")
 
 
-def _shaped_caps_words(text: str, before: int, start: int, end: int) -> list:
-    """(start, end, word) of the ALL_CAPS words of three characters or more (_CAPS_WORD) that lie
-    in text[start:end], ASCII from `before` (start, or the character before it, which says whether
-    a word starts at `start`). A whole word of shape "A" is one unless it starts with a digit."""
-    piece = text[before:end]
-    shaped = piece.translate(_WORD_SHAPES)
-    skip = start - before
+def _shaped_caps_words(piece: str, before: int, start: int) -> list:
+    """(start, end, word) of the ALL_CAPS words of three characters or more (_CAPS_WORD) in
+    piece = text[before:end] (ASCII) that start at `start` or later: `before` is start, or the
+    character before it, which says whether a word starts at `start`. A whole word of shape "A" is
+    one unless it starts with a digit."""
+    shaped = piece.encode("ascii").translate(_WORD_SHAPES)
     hits = []
-    for match in _SHAPED_CAPS.finditer(shaped, skip):
+    for match in _SHAPED_CAPS.finditer(shaped, start - before):
         first, last = match.span()
         if piece[first] > "9":
             hits.append((before + first, before + last, piece[first:last]))
@@ -334,19 +335,37 @@ def _redundant_parentheses(result: list, body: list, k: int, argument: list) -> 
 
 def parse_define(body_text: str, line: int) -> Macro | None:
     """`NAME body` or `NAME(a, b) body` (text after `#define`)."""
-    match = re.match(r"\s*([A-Za-z_]\w*)(\([^)]*\))?", body_text)
+    parts = _define_parts(body_text)
+    if parts is None:
+        return None
+    name, body, params, variadic = parts
+    if params is None:
+        return Macro(name, body, None, line=line)
+    return Macro(name, body, list(params), variadic=variadic, line=line)
+
+
+@lru_cache(maxsize=1024)
+def _define_parts(body_text: str) -> tuple | None:
+    """parse_define's name, body, parameters (a tuple, or None for an object-like macro) and whether
+    the macro is variadic, kept by the text after `#define`: files define the same few macros
+    again and again (`#define TILE 16` ... `#undef TILE` per kernel), and a body with a comment is
+    tokenised to drop it."""
+    match = _DEFINE_HEAD.match(body_text)
     if not match:
         return None
     name = match.group(1)
     rest = _without_comments(body_text[match.end():])
     if match.group(2) is None:
-        return Macro(name, rest.strip(), None, line=line)
+        return name, rest.strip(), None, False
     raw = [p.strip() for p in match.group(2)[1:-1].split(",") if p.strip()]
     variadic = bool(raw) and raw[-1].endswith("...")
     params = [p if p != "..." else "__VA_ARGS__" for p in raw]
     if variadic and params[-1].endswith("...") and params[-1] != "...":
         params[-1] = params[-1][:-3].strip()
-    return Macro(name, rest.strip(), params, variadic=variadic, line=line)
+    return name, rest.strip(), tuple(params), variadic
+
+
+_DEFINE_HEAD = re.compile(r"\s*([A-Za-z_]\w*)(\([^)]*\))?")
 
 
 def _without_comments(text: str) -> str:
@@ -371,6 +390,18 @@ def _predefined_macros(arch: str) -> tuple[dict, tuple]:
     return macros, (other, all(name.isidentifier() for name in other))
 
 
+class _KeptAnswers(dict):
+    """function(key), computed once per key and kept: `kept[key]`."""
+
+    def __init__(self, function):
+        super().__init__()
+        self._function = function
+
+    def __missing__(self, key):
+        answer = self[key] = self._function(key)
+        return answer
+
+
 class Preprocessor:
     def __init__(self, defines: dict | None = None, arch: str = "sm_90"):
         predefined, predefined_other_names = _predefined_macros(arch)
@@ -383,6 +414,11 @@ class Preprocessor:
         self._word_patterns: dict = {}   # macro names that are not ALL_CAPS -> _macro_words' pattern
         self._other_names_of: set | None = None if defines else set(predefined)   # what _other_names was found for
         self._other_names: tuple = predefined_other_names
+        self._newline_starts: list | None = None       # run()'s text's line starts, where it breaks lines at newlines only
+        self._other_names_by_names: dict = {}
+        # whether an object-like macro's body is a number (_NUMBER_BODY), kept by the body: a file
+        # uses its few constants on many lines, and a dict look-up costs a tenth of the match
+        self._numeric_bodies = _KeptAnswers(lambda body: _NUMBER_BODY.match(body) is not None).__getitem__          # a frozenset of macro names -> _other_names for it
         self._argument_tokens: dict[str, list] = {}     # a macro-free argument's text -> its tokens
 
     # -- public -----------------------------------------------------------------------------
@@ -392,15 +428,23 @@ class Preprocessor:
         positions = PositionMap()
         out_len = 0
         line_starts = _line_starts(text)
+        self._newline_starts = line_starts if _breaks_lines_at_newlines_only(text) else None
         stack: list[list[bool]] = []  # per #if: [this branch active, some branch taken, parent active]
         active = True
         code_lines: list[tuple[int, int]] = []  # spans of active code to expand, merged
+
+        out_starts, orig_starts, verbatims = positions._out_starts, positions._orig_starts, positions._verbatim
 
         def emit(piece: str, orig: int, verbatim: bool = True):
             nonlocal out_len
             if not piece:
                 return
-            positions.add(out_len, orig, verbatim)
+            # (PositionMap.add written out, on its lists: thousands of pieces a large file)
+            if not (verbatim and verbatims and verbatims[-1] and
+                    orig - orig_starts[-1] == out_len - out_starts[-1]):
+                out_starts.append(out_len)
+                orig_starts.append(orig)
+                verbatims.append(verbatim)
             out.append(piece)
             out_len += len(piece)
 
@@ -518,9 +562,8 @@ class Preprocessor:
             return
         # Only the lines that use a macro (with a line of context on each side, and the lines a call's
         # arguments run over) are tokenised; the rest is copied as it is.
-        lines = text[start:end].splitlines(keepends=True)
-        offsets = list(accumulate(map(len, lines), initial=start))     # (each line's start, then `end`)
-        for first, last, kind in self._line_chunks(lines, self._line_kinds(hits, offsets)):
+        offsets = self._region_line_offsets(text, start, end)     # (each line's start, then `end`)
+        for first, last, kind in self._line_chunks(text, offsets, self._line_kinds(hits, offsets)):
             chunk_start, chunk_end = offsets[first], offsets[last]
             if kind == PLAIN:
                 emit(text[chunk_start:chunk_end], chunk_start, True)
@@ -531,6 +574,22 @@ class Preprocessor:
             else:
                 tokens = self._fix_qualifier_macros(tokenize(text[chunk_start:chunk_end], chunk_start))
                 self._expand_tokens(tokens, set(), 0, emit, top_level=True)
+
+    def _region_line_offsets(self, text: str, start: int, end: int) -> list[int]:
+        """The start of each line of text[start:end] as str.splitlines cuts it, then `end`. Where
+        the text breaks lines at newlines only (run() found no other line break of splitlines'),
+        those are the file's line starts from `start` on (a region starts at a line start), sliced
+        from the list run() made, where splitting each region and summing its lines' lengths cost
+        a tenth of the preprocessor on the realistic file."""
+        starts = self._newline_starts
+        if starts is not None:
+            first = bisect.bisect_left(starts, start)
+            if first < len(starts) and starts[first] == start:
+                offsets = starts[first:bisect.bisect_left(starts, end, first)]
+                offsets.append(end)
+                return offsets
+        lines = text[start:end].splitlines(keepends=True)
+        return list(accumulate(map(len, lines), initial=start))
 
     def _passes_through(self, text: str, start: int, end: int, hits: list) -> bool:
         """Whether expanding text[start:end] (lines to tokenise) would give it back unchanged, told
@@ -586,9 +645,10 @@ class Preprocessor:
         shapes' scan must agree with: tests/test_prefast6_macro_words.py)."""
         before = start - 1 if start else start      # (one character before: does a word start at `start`?)
         other, plain = self._other_macro_names()
-        if not plain or not text[before:end].isascii():
+        piece = text[before:end]
+        if not plain or not piece.isascii():
             return self._macro_words_by_patterns(text, start, end)
-        hits = _shaped_caps_words(text, before, start, end)
+        hits = _shaped_caps_words(piece, before, start)
         if other:
             named = _named_words(text, start, end, other)
             if named:
@@ -603,9 +663,14 @@ class Preprocessor:
         the set of names changes: most regions of a file share it."""
         names = self.macros.keys()
         if names != self._other_names_of:
-            self._other_names_of = set(names)
-            other = frozenset(name for name in names if not _CAPS_WORD.fullmatch(name))
-            self._other_names = other, all(name.isidentifier() for name in other)
+            # (a file's `#define X`/`#undef X` pairs bring the same few sets of names back again
+            # and again: each set's answer is kept, by the set)
+            known = self._other_names_of = frozenset(names)
+            found = self._other_names_by_names.get(known)
+            if found is None:
+                other = frozenset(name for name in names if not _CAPS_WORD.fullmatch(name))
+                found = self._other_names_by_names[known] = other, all(name.isidentifier() for name in other)
+            self._other_names = found
         return self._other_names
 
     def _macro_words_by_patterns(self, text: str, start: int, end: int) -> list:
@@ -634,12 +699,13 @@ class Preprocessor:
     def _line_kinds(self, hits: list, offsets: list) -> list[int]:
         """How each line (starting at its offset in `offsets`) is preprocessed, from its macro words."""
         kinds = [PLAIN] * (len(offsets) - 1)
+        numeric = self._numeric_bodies
         for first, _, word in hits:
             line = bisect.bisect_right(offsets, first) - 1
             if kinds[line] == EXPAND:
                 continue
             macro = self.macros.get(word)
-            if macro is not None and macro.params is None and _NUMBER_BODY.match(macro.body):
+            if macro is not None and macro.params is None and numeric(macro.body):
                 kinds[line] = CONSTANTS
             else:
                 kinds[line] = EXPAND      # a macro to expand, or an unknown ALL_CAPS name
@@ -661,29 +727,30 @@ class Preprocessor:
             position = last
         emit(text[position:end], position, True)
 
-    def _line_chunks(self, lines: list[str], kinds: list[int]):
-        """(first line, end line, kind) runs covering all lines in order: PLAIN lines are copied,
-        CONSTANTS lines get their numeric macros substituted, EXPAND lines (with a line of context
-        on each side and the lines a call's arguments run over) are tokenised and expanded."""
+    def _line_chunks(self, text: str, offsets: list[int], kinds: list[int]):
+        """(first line, end line, kind) runs covering all lines in order (line k is
+        text[offsets[k]:offsets[k + 1]]): PLAIN lines are copied, CONSTANTS lines get their numeric
+        macros substituted, EXPAND lines (with a line of context on each side and the lines a
+        call's arguments run over) are tokenised and expanded. The EXPAND lines are found by
+        list.index and the runs by groupby, in C: most lines of a region are PLAIN."""
+        count = len(kinds)
         wanted = list(kinds)
-        index = 0
-        while index < len(lines):
-            if kinds[index] == EXPAND:
-                low = max(0, index - 1)
-                high = index
-                depth = lines[index].count("(") - lines[index].count(")")
-                while depth > 0 and high + 1 < len(lines) and high - index < MAX_CALL_LINES:
-                    high += 1
-                    depth += lines[high].count("(") - lines[high].count(")")
-                high = min(len(lines) - 1, high + 1)
-                for k in range(low, high + 1):
-                    wanted[k] = EXPAND
-            index += 1
+        index = _index_or_end(kinds, EXPAND, 0)
+        while index < count:
+            low = max(0, index - 1)
+            high = index
+            depth = text.count("(", offsets[index], offsets[index + 1]) - text.count(")", offsets[index], offsets[index + 1])
+            while depth > 0 and high + 1 < count and high - index < MAX_CALL_LINES:
+                high += 1
+                depth += text.count("(", offsets[high], offsets[high + 1]) - text.count(")", offsets[high], offsets[high + 1])
+            high = min(count - 1, high + 1)
+            wanted[low:high + 1] = repeat(EXPAND, high + 1 - low)
+            index = _index_or_end(kinds, EXPAND, index + 1)
         first = 0
-        for k in range(1, len(lines) + 1):
-            if k == len(lines) or wanted[k] != wanted[first]:
-                yield first, k, wanted[first]
-                first = k
+        for kind, run in groupby(wanted):
+            last = first + len(list(run))
+            yield first, last, kind
+            first = last
 
     def _expand_tokens(self, tokens: list[Token], hidden: set, depth: int, emit, origin=None,
                        top_level: bool = False) -> None:
@@ -942,9 +1009,33 @@ def _directive_lines(text: str):
         position = text.find("#", end)
 
 
+def _index_or_end(items: list, value, start: int) -> int:
+    """The index of the first `value` in items from `start` on, len(items) if there is none."""
+    try:
+        return items.index(value, start)
+    except ValueError:
+        return len(items)
+
+
+# the line breaks of str.splitlines other than "\n" ("\r\n" is "\r" then "\n")
+_OTHER_LINE_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+
+
+def _breaks_lines_at_newlines_only(text: str) -> bool:
+    """Whether text.splitlines() cuts text only after its newlines (one fast search a character)."""
+    return not any(char in text for char in _OTHER_LINE_BREAKS)
+
+
 def _line_starts(text: str) -> list[int]:
-    """0 and the offset after each newline of text: the running sum of its lines' lengths, each
-    with its newline, summed in C (a match object per line cost several times as much)."""
+    """0 and the offset after each newline of text. ASCII text (where a character is a byte) is
+    searched by numpy, whose comparison and nonzero scan cost about a byte each, where splitting
+    the text into lines made a string a line (a tenth of the preprocessor on the realistic file);
+    other text is the running sum of its lines' lengths, each with its newline, summed in C."""
+    if text.isascii():
+        import numpy       # (imported by the analysis anyway; here only when a file is preprocessed)
+        newlines = numpy.flatnonzero(numpy.frombuffer(text.encode("ascii"), numpy.uint8) == 10)
+        newlines += 1
+        return [0, *newlines.tolist()]
     lines = text.split("\n")
     lines.pop()         # (what follows the last newline starts no further line)
     return list(accumulate(map(add, map(len, lines), repeat(1)), initial=0))

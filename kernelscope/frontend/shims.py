@@ -43,6 +43,19 @@ def _blank(text: str) -> str:
 
 
 def apply_shims(text: str) -> tuple[str, list[LaunchBoundsMark]]:
+    text, marks = _blank_launch_bounds(text)
+    text = _blank_attributes(text)
+    text = _blank_lambda_qualifiers(text)
+    text = _blank_class_instantiations(text)
+    return _flatten_deep_templates(_blank_pragmas_inside_statements(text)), marks
+
+
+def _blank_launch_bounds(text: str) -> tuple[str, list[LaunchBoundsMark]]:
+    """Each `__launch_bounds__(...)` blanked, and its arguments. A text without the word (most
+    files) is left as it is without the scan: str's search skips ahead by the word's length, where
+    the regex engine's literal search steps through every character."""
+    if "__launch_bounds__" not in text:
+        return text, []
     marks = []
     pieces = []
     last = 0
@@ -58,12 +71,34 @@ def apply_shims(text: str) -> tuple[str, list[LaunchBoundsMark]]:
         pieces.append(_blank(text[match.start():close + 1]))
         last = close + 1
     pieces.append(text[last:])
-    text = "".join(pieces)
-    text = _blank_attributes(text)
-    text = _LAMBDA_QUALIFIER.sub(lambda m: m.group(1) + _blank(m.group(2)), text)
-    text = _blank_class_instantiations(text)
-    return _flatten_deep_templates(_blank_pragmas_inside_statements(text)), marks
+    return "".join(pieces), marks
 
+
+LAMBDA_LOOK_BACK = 200   # how far _may_hold_lambda_qualifier reads back over white space before giving up
+
+
+def _blank_lambda_qualifiers(text: str) -> str:
+    """The execution-space qualifier of each extended lambda (`[=] __device__ (...)`) blanked. The
+    scan tries a match at every `]` (array subscripts: thousands a file), so it runs only where
+    _may_hold_lambda_qualifier finds a qualifier word that could follow one."""
+    if not _may_hold_lambda_qualifier(text):
+        return text
+    return _LAMBDA_QUALIFIER.sub(lambda m: m.group(1) + _blank(m.group(2)), text)
+
+
+def _may_hold_lambda_qualifier(text: str) -> bool:
+    """Whether some `__device__` or `__host__` of text has only white space (`\\s`, which is what
+    str.isspace and str.rstrip take) between it and a `]` before it, as every _LAMBDA_QUALIFIER
+    match has; True too where the white space runs back further than LAMBDA_LOOK_BACK."""
+    for word in ("__device__", "__host__"):
+        position = text.find(word)
+        while position >= 0:
+            start = max(0, position - LAMBDA_LOOK_BACK)
+            before = text[start:position].rstrip()
+            if before.endswith("]") or (not before and start > 0):
+                return True
+            position = text.find(word, position + 1)
+    return False
 
 def _blank_attributes(text: str) -> str:
     """_ATTRIBUTES' matches blanked; the scan runs only when one of their words is in the text."""
@@ -74,8 +109,9 @@ def _blank_attributes(text: str) -> str:
 
 def _blank_class_instantiations(text: str) -> str:
     """The `template` of each explicit class instantiation blanked; the strict scan runs only when
-    the text has a `template class`/`template struct` at all."""
-    if not _CLASS_INSTANTIATION_START.search(text):
+    the text has a `template class`/`template struct` at all (looked for only where str's search,
+    which skips ahead by a word's length, finds a `template`)."""
+    if "template" not in text or not _CLASS_INSTANTIATION_START.search(text):
         return text
     return _CLASS_INSTANTIATION.sub(lambda m: _blank(m.group(0)), text)
 
@@ -86,11 +122,24 @@ MAX_TEMPLATE_DEPTH = 10  # tree-sitter-cuda gives up on template arguments neste
 _DEEP_ANGLES = re.compile(r"<(?:[^<>;{}()]*<){%d}" % MAX_TEMPLATE_DEPTH)
 
 
+# every byte but those _DEEP_ANGLES' character class leaves out (`<>;{}()`)
+_NOT_ANGLE_OR_STOP = bytes(code for code in range(256) if chr(code) not in "<>;{}()")
+
+
+def _has_deep_angles(text: str) -> bool:
+    """Whether _DEEP_ANGLES matches text: with everything but `<>;{}()` taken out, whether MAX_TEMPLATE_DEPTH + 1
+    `<` stand in a row. ASCII text is reduced by bytes.translate in C, where the regex engine tried
+    its repeat at every `<` (comparisons, shifts, launches); other text goes to the regex."""
+    if not text.isascii():
+        return _DEEP_ANGLES.search(text) is not None
+    return b"<" * (MAX_TEMPLATE_DEPTH + 1) in text.encode("ascii").translate(None, _NOT_ANGLE_OR_STOP)
+
+
 def _flatten_deep_templates(text: str) -> str:
     """Blank template arguments nested deeper than MAX_TEMPLATE_DEPTH (`W<W<W<...>>>`): the grammar
     gives up on them, and no analysis needs what is inside. Depth counts `<` after a name and resets
     at `;`, braces and parentheses, so comparisons cannot pile up across statements."""
-    if not _DEEP_ANGLES.search(text):
+    if not _has_deep_angles(text):
         return text
     chars = list(text)
     depth = 0
