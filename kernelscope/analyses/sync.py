@@ -450,7 +450,7 @@ class Memo:
         self.hopeless: dict = {}
         # what `BlockRun.screens_for` found, for a later block whose batch has the same rows
         self.screens = ScreensSeen()
-        # id(loop node) -> (node, `_idle_candidates` of it): see `BlockRun.idle_from_here`
+        # id(loop node) -> (node, `_idle_plan` of it): see `BlockRun.idle_from_here`
         self.idle_candidates: dict = {}
 
     def recall(self, what, env: dict, block, compute, *args, also=None):
@@ -632,6 +632,50 @@ def _idle_candidates(node: LoopNode) -> tuple | None:
             return None
         candidates.append((child, _fails_where_unknown(child.record.address, node.carried)))
     return tuple(candidates)
+
+
+def _idle_nest(node: LoopNode) -> tuple | None:
+    """`_idle_candidates` for a loop with loops in it: for a body of inert events, plain loads and
+    stores and innermost loops of such events whose bounds read nothing this loop changes (its
+    counter or what it carries, so that they run as many trips, with the same notes, in each of its
+    iterations as in its first): (per access, in the loop or in one of its loops, its event and
+    whether its address surely fails to evaluate once this loop has forgotten what it carries, the
+    inner loop's counter being bound; the inner loops); None for any other loop."""
+    changed = node.carried | {node.loop.var}
+    candidates, inner = [], []
+    for child in node.children:
+        if type(child) is not LoopNode:
+            if child.inert:
+                continue
+            if not child.plain_access:
+                return None
+            candidates.append((child, _fails_where_unknown(child.record.address, node.carried)))
+            continue
+        if child.quiet or not _bounds_read_none_of(child.loop, changed):
+            return None
+        forgotten = node.carried - {child.loop.var}
+        for event in child.children:
+            if type(event) is LoopNode or not (event.inert or event.plain_access):
+                return None
+            if not event.inert:
+                candidates.append((event, _fails_where_unknown(event.record.address, forgotten)))
+        inner.append(child)
+    return tuple(candidates), tuple(inner)
+
+
+def _bounds_read_none_of(loop, names: set) -> bool:
+    """Whether `loop`'s bounds read only symbols, none of them in `names`."""
+    read = _names_read(_expressions_of(loop))
+    return read is not None and names.isdisjoint(read)
+
+
+def _idle_plan(node: LoopNode) -> tuple | None:
+    """(`_idle_candidates` or `_idle_nest`'s candidates, the loops in `node`), or None when no
+    iteration of `node` is ever found idle (see `BlockRun.idle_from_here`)."""
+    if any(type(child) is LoopNode for child in node.children):
+        return _idle_nest(node)
+    candidates = _idle_candidates(node)
+    return None if candidates is None else (candidates, ())
 
 
 # The binary operators that use both operand values whatever they are (`&&` and `||` may not look
@@ -1299,12 +1343,15 @@ class BlockRun:
         forgotten = {name: UNKNOWN for name in node.carried}
         # the iterations that run in one environment but for the counter: all, or all but the first
         alike_from = 1 if forgotten else 0
-        candidates = self.idle_candidates(node)
+        idle = self.idle_plan(node)
         for trip, (value, active) in enumerate(iterations):
-            if trip and candidates is not None and self.idle_from_here(candidates):
+            if trip and idle is not None and self.idle_from_here(idle[0]):
                 # this trip and every later one change nothing (see `idle_from_here`): only their steps count
-                self.take_steps(len(node.children) * (len(iterations) - trip))
-                break
+                steps = self.idle_trip_steps(node, idle[1], env, forgotten, trip, value)
+                if steps is not None:
+                    self.take_steps(steps * (len(iterations) - trip))
+                    break
+                idle = None     # (walked trip by trip: see `idle_trip_steps`)
             if trip == alike_from and (
                     node.batchable and self.run_batched(node, env, forgotten, iterations[trip:], loop_mask,
                                                         loop_reasons, loop_partial) or
@@ -1323,16 +1370,36 @@ class BlockRun:
         if len(iterations) > 1:
             env.update(forgotten)   # after the loop they hold their last-iteration values
 
-    def idle_candidates(self, node: LoopNode):
-        """`_idle_candidates(node)`, worked out once per loop node of the analysis."""
+    def idle_plan(self, node: LoopNode):
+        """`_idle_plan(node)`, worked out once per loop node of the analysis."""
         known = self.memo.idle_candidates.get(id(node))
         if known is None or known[0] is not node:
-            known = self.memo.idle_candidates[id(node)] = (node, _idle_candidates(node))
+            known = self.memo.idle_candidates[id(node)] = (node, _idle_plan(node))
         return known[1]
+
+    def idle_trip_steps(self, node: LoopNode, inner: tuple, env, forgotten: dict, trip: int, value):
+        """The steps walking an idle iteration `trip` of `node` takes, `inner` being the loops in
+        it (`_idle_nest`); None when that is left to the walk: a loop in it whose iterations are
+        not computable (its body would run once without its counter), or a trace cut already.
+        Each loop in it is entered as the walk would, in this iteration's environment: its bounds
+        read the same values as in the first iteration, which entered it already (no cut came
+        before), so that its trip count and notes, recorded again, change nothing."""
+        if not inner:
+            return len(node.children)
+        if self.steps >= MAX_STEPS:
+            return None
+        trip_env = _iteration_env(env, forgotten, node.loop.var, trip, value)
+        steps = len(node.children) - len(inner)
+        for child in inner:
+            iterations, _ = self.enter_loop(child.loop, trip_env)
+            if iterations is None:
+                return None
+            steps += len(iterations) * len(child.children)
+        return steps
 
     def idle_from_here(self, candidates: tuple) -> bool:
         """Whether walking the loop's body in an iteration after its first changes nothing but the
-        step count, `candidates` being its `_idle_candidates`. The walk would skip every access
+        step count, `candidates` being its `_idle_plan` candidates. The walk would skip every access
         before its mask is computed: a read-only array's access whose unknown address is noted
         already, or an access of a written array that is in this interval with an unknown address
         already and whose address is unknown again (its address reads a value the loop carries,
