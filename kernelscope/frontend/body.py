@@ -812,6 +812,8 @@ class Walker:
         # A name with a Value that is not memory, or a number read before, is read here as
         # _operand reads it, and a binary expression's parts are asked as _operand asks them,
         # without _operand's call (two thirds of all operands; tests/test_walkfast12_leaf_operands.py).
+        # So are `(a + b)`'s parts, at the depth _operand's two calls would give them, and a builtin
+        # index such as `threadIdx.x` (tests/test_walkfast14_operands.py).
         # Written out for each operand: a method shared by both would cost the call this saves.
         source = self._source
         kind = left_node.kind_id
@@ -823,6 +825,13 @@ class Walker:
             left, (left_expr, left_ctype), left_pointer = None, known, None
         elif kind in _NESTED_BINARIES:
             left, left_expr, left_ctype, left_pointer = self._binary_parts(left_node, depth + 1)
+        elif kind in _PARENTHESIZED_BINARIES and depth < MAX_EXPRESSION_DEPTH and left_node.named_child_count \
+                and (inner := _last_named_child(left_node)).kind_id in _BINARY_KINDS:
+            left, left_expr, left_ctype, left_pointer = self._binary_parts(inner, depth + 2)
+        elif kind in _LEAF_FIELDS and \
+                (builtin := _BUILTIN_FIELDS.get(source[left_node.start_byte:left_node.end_byte])) is not None \
+                and builtin[0] not in self.env:
+            left, left_expr, left_ctype, left_pointer = None, self._builtin(builtin[1]), "unsigned int", None
         else:
             left, left_expr, left_ctype, left_pointer = self._operand(left_node, depth)
         kind = right_node.kind_id
@@ -834,6 +843,13 @@ class Walker:
             right, (right_expr, right_ctype), right_pointer = None, known, None
         elif kind in _NESTED_BINARIES:
             right, right_expr, right_ctype, right_pointer = self._binary_parts(right_node, depth + 1)
+        elif kind in _PARENTHESIZED_BINARIES and depth < MAX_EXPRESSION_DEPTH and right_node.named_child_count \
+                and (inner := _last_named_child(right_node)).kind_id in _BINARY_KINDS:
+            right, right_expr, right_ctype, right_pointer = self._binary_parts(inner, depth + 2)
+        elif kind in _LEAF_FIELDS and \
+                (builtin := _BUILTIN_FIELDS.get(source[right_node.start_byte:right_node.end_byte])) is not None \
+                and builtin[0] not in self.env:
+            right, right_expr, right_ctype, right_pointer = None, self._builtin(builtin[1]), "unsigned int", None
         else:
             right, right_expr, right_ctype, right_pointer = self._operand(right_node, depth)
         # The operator is the text between the operands: nothing else lies there but a comment
@@ -1521,6 +1537,8 @@ _KIND_SETS = {
     "_LEAF_NAMES": ("identifier",),         # the operands _binary_parts reads itself (a test empties them)
     "_LEAF_NUMBERS": ("number_literal",),
     "_NESTED_BINARIES": ("binary_expression",),
+    "_PARENTHESIZED_BINARIES": ("parenthesized_expression",),    # (_binary_parts' too)
+    "_LEAF_FIELDS": ("field_expression",),
 }
 globals().update(dict.fromkeys(_KIND_SETS, frozenset()))
 
