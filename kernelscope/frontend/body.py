@@ -812,6 +812,8 @@ class Walker:
         # A name with a Value that is not memory, or a number read before, is read here as
         # _operand reads it, and a binary expression's parts are asked as _operand asks them,
         # without _operand's call (two thirds of all operands; tests/test_walkfast12_leaf_operands.py).
+        # So are `(a + b)`'s parts, at the depth _operand's two calls would give them, and a builtin
+        # index such as `threadIdx.x` (tests/test_walkfast14_operands.py).
         # Written out for each operand: a method shared by both would cost the call this saves.
         source = self._source
         kind = left_node.kind_id
@@ -823,6 +825,13 @@ class Walker:
             left, (left_expr, left_ctype), left_pointer = None, known, None
         elif kind in _NESTED_BINARIES:
             left, left_expr, left_ctype, left_pointer = self._binary_parts(left_node, depth + 1)
+        elif kind in _PARENTHESIZED_BINARIES and depth < MAX_EXPRESSION_DEPTH and left_node.named_child_count \
+                and (inner := _last_named_child(left_node)).kind_id in _BINARY_KINDS:
+            left, left_expr, left_ctype, left_pointer = self._binary_parts(inner, depth + 2)
+        elif kind in _LEAF_FIELDS and \
+                (builtin := _BUILTIN_FIELDS.get(source[left_node.start_byte:left_node.end_byte])) is not None \
+                and builtin[0] not in self.env:
+            left, left_expr, left_ctype, left_pointer = None, self._builtin(builtin[1]), "unsigned int", None
         else:
             left, left_expr, left_ctype, left_pointer = self._operand(left_node, depth)
         kind = right_node.kind_id
@@ -834,6 +843,13 @@ class Walker:
             right, (right_expr, right_ctype), right_pointer = None, known, None
         elif kind in _NESTED_BINARIES:
             right, right_expr, right_ctype, right_pointer = self._binary_parts(right_node, depth + 1)
+        elif kind in _PARENTHESIZED_BINARIES and depth < MAX_EXPRESSION_DEPTH and right_node.named_child_count \
+                and (inner := _last_named_child(right_node)).kind_id in _BINARY_KINDS:
+            right, right_expr, right_ctype, right_pointer = self._binary_parts(inner, depth + 2)
+        elif kind in _LEAF_FIELDS and \
+                (builtin := _BUILTIN_FIELDS.get(source[right_node.start_byte:right_node.end_byte])) is not None \
+                and builtin[0] not in self.env:
+            right, right_expr, right_ctype, right_pointer = None, self._builtin(builtin[1]), "unsigned int", None
         else:
             right, right_expr, right_ctype, right_pointer = self._operand(right_node, depth)
         # The operator is the text between the operands: nothing else lies there but a comment
@@ -1123,7 +1139,10 @@ class Walker:
         elif name.startswith("atomic"):
             return self._atomic(node, name, argument_nodes, depth)
         values = [self.expression(a, depth) for a in argument_nodes]
-        self._call_record(name, node, tuple(v.expr for v in values))
+        # (one tuple of the arguments' expressions for the record and an unknown call's node; a list
+        # comprehension, since a generator costs more for the few arguments of a call)
+        argument_exprs = tuple([v.expr for v in values])
+        self._call_record(name, node, argument_exprs)
         # Intrinsics computed from their arguments' values (math, warp votes and shuffles).
         intrinsic = _INTRINSICS_ON_VALUES.get(name) or (Walker._shuffle if name.startswith("__shfl") else None)
         if intrinsic is not None:
@@ -1137,8 +1156,8 @@ class Walker:
             exprs = [v.expr for v in values] + [sx.Const(1)] * (3 - len(values))
             return Value(sx.Opaque("dim3"), "dim3", dims=tuple(exprs[:3]))
         if name in ("make_float2", "make_float4", "make_int2", "make_int4", "make_float3", "make_double2"):
-            return Value(sx.Opaque(name, tuple(v.expr for v in values)), name[5:])
-        return Value(sx.Opaque(name or "call", tuple(v.expr for v in values),
+            return Value(sx.Opaque(name, argument_exprs), name[5:])
+        return Value(sx.Opaque(name or "call", argument_exprs,
                                thread_varying=name in ("clock", "clock64", "curand", "curand_uniform")))
 
     # -- intrinsics that read their argument nodes (see _INTRINSICS_ON_ARGUMENTS) -------------------
@@ -1201,8 +1220,8 @@ class Walker:
             return None
         ctype = _promote(values[0].ctype, values[-1].ctype)
         if precision_of(ctype):
-            return Value(sx.Opaque(name, tuple(v.expr for v in values)), ctype)
-        return Value(sx.Call(name, tuple(v.expr for v in values)), ctype or "int")
+            return Value(sx.Opaque(name, tuple([v.expr for v in values])), ctype)
+        return Value(sx.Call(name, tuple([v.expr for v in values])), ctype or "int")
 
     def _shuffle(self, node, name, values):
         """__shfl*_sync, __ballot_sync, __activemask, __lanemask_lt, __match_any_sync."""
@@ -1213,33 +1232,33 @@ class Walker:
 
     def _bit_count_call(self, node, name, values):
         """Warp votes and bit counts: an int."""
-        return Value(sx.Opaque(name, tuple(v.expr for v in values)), "int")
+        return Value(sx.Opaque(name, tuple([v.expr for v in values])), "int")
 
     def _fma_call(self, node, name, values):
         precision = FMA[name] or precision_of(_promote(*(v.ctype for v in values[:2]))) or "fp64"
         # packed half2 ops count like one instruction, as ncu's thread-instruction counters do
         self._flop(node, "fma", precision, 2)
-        return Value(sx.Opaque(name, tuple(v.expr for v in values)), _type_of_precision(precision))
+        return Value(sx.Opaque(name, tuple([v.expr for v in values])), _type_of_precision(precision))
 
     def _sqrt_call(self, node, name, values):
         precision = SQRT[name] or precision_of(values[0].ctype if values else None) or "fp64"
         self._flop(node, "sqrt", precision, math_costs.call_flops(name, precision))
-        return Value(sx.Opaque(name, tuple(v.expr for v in values)), _type_of_precision(precision))
+        return Value(sx.Opaque(name, tuple([v.expr for v in values])), _type_of_precision(precision))
 
     def _half_arith_call(self, node, name, values):
         op, _ = HALF_ARITH[name]
         precision = "fp64" if name.startswith("__d") else "fp32" if name.startswith("__f") else \
             precision_of(values[0].ctype if values else None) or "fp16"
         self._flop(node, op, precision, 1)
-        return Value(sx.Opaque(name, tuple(v.expr for v in values)), values[0].ctype if values else None)
+        return Value(sx.Opaque(name, tuple([v.expr for v in values])), values[0].ctype if values else None)
 
     def _special_math_call(self, node, name, values):
         precision = "fp32" if name.endswith("f") or name.startswith("__") else "fp64"
         self._flop(node, "special", precision, math_costs.call_flops(name, precision))
-        return Value(sx.Opaque(name, tuple(v.expr for v in values)), _type_of_precision(precision))
+        return Value(sx.Opaque(name, tuple([v.expr for v in values])), _type_of_precision(precision))
 
     def _float_minmax_call(self, node, name, values):
-        return Value(sx.Opaque(name, tuple(v.expr for v in values)), values[0].ctype if values else "float")
+        return Value(sx.Opaque(name, tuple([v.expr for v in values])), values[0].ctype if values else "float")
 
     def _method_call(self, node, function, argument_nodes, depth) -> Value:
         method = self._node_text(function.child_by_field_id(FIELD.field))
@@ -1251,8 +1270,8 @@ class Walker:
             return self._group_sync(function.child_by_field_id(FIELD.argument), line, column, depth)
         if method == "thread_rank":
             return Value(sx.Sym("threadIdx.x"), "unsigned int")
-        self._call_record(method, node, tuple(v.expr for v in values))
-        return Value(sx.Opaque(method, tuple(v.expr for v in values),
+        self._call_record(method, node, tuple([v.expr for v in values]))
+        return Value(sx.Opaque(method, tuple([v.expr for v in values]),
                                thread_varying=method.startswith("shfl") or method in ("thread_rank",)))
 
     def _group_sync(self, group_node, line, column, depth) -> Value:
@@ -1265,7 +1284,7 @@ class Walker:
     def _atomic(self, node, name, argument_nodes, depth) -> Value:
         values = [self.expression(a, depth) for a in argument_nodes[1:]]
         target = self._pointer_target(argument_nodes[0], depth) if argument_nodes else None
-        self._call_record(name, node, tuple(v.expr for v in values))
+        self._call_record(name, node, tuple([v.expr for v in values]))
         if target is not None:
             pointer, size, ctype = target
             self._record(node, pointer, size, "atomic")
@@ -1298,7 +1317,7 @@ class Walker:
 
     def _inline(self, helper, name: str, values: list, call_node, template_arguments: str | None = None) -> Value:
         if name in self.inline_stack or len(self.inline_stack) >= MAX_INLINE_DEPTH:
-            return Value(sx.Opaque(name, tuple(v.expr for v in values)))
+            return Value(sx.Opaque(name, tuple([v.expr for v in values])))
         parameters, body, return_type, template_params = helper
         saved_env, saved_returns, saved_conditions = self.env, self.return_values, list(self.conditions)
         env = {k: v for k, v in saved_env.items() if v.pointer is not None and v.pointer.space == "shared"}
@@ -1427,8 +1446,9 @@ class Walker:
         self.scope.add(self.scope.accesses, access)
 
     def _arith(self, node, operator: str, ctype: str | None, left=None, right=None) -> None:
-        precision = precision_of(ctype)
-        if precision is None or operator not in ("+", "-", "*", "/"):
+        # (precision_of(ctype), its lookup written out: a call of its own per float operation)
+        precision = FLOAT_PRECISION.get(ctype) if ctype else None
+        if precision is None or operator not in _COUNTED:
             return
         if node.kind_id in _BINARY_KINDS:
             # `(x[c] - mean) * (x[c] - mean)`: the compiler computes a repeated subexpression of one
@@ -1444,7 +1464,15 @@ class Walker:
             cost = math_costs.division_flops(precision, _constant_value(left), _constant_value(right))
             self._flop(node, "div", precision, cost)
             return
-        self._flop(node, _FLOP_KINDS[operator], precision, 1)
+        # what _flop(node, _FLOP_KINDS[operator], precision, 1) does, written out with Scope.add's
+        # stamping: most Arith records come from here, one per counted operator
+        # (tests/test_walkfast14_arith.py compares the records with _flop's)
+        if self.record:
+            scope = self.scope
+            arith = Arith(_FLOP_KINDS[operator], precision, 1, self._line_col(node.start_byte)[0], self.context())
+            scope.counter += 1
+            arith.seq = scope.counter
+            scope.arith.append(arith)
 
     def _flop(self, node, op: str, precision: str, flops: int) -> None:
         if self.record:
@@ -1509,6 +1537,8 @@ _KIND_SETS = {
     "_LEAF_NAMES": ("identifier",),         # the operands _binary_parts reads itself (a test empties them)
     "_LEAF_NUMBERS": ("number_literal",),
     "_NESTED_BINARIES": ("binary_expression",),
+    "_PARENTHESIZED_BINARIES": ("parenthesized_expression",),    # (_binary_parts' too)
+    "_LEAF_FIELDS": ("field_expression",),
 }
 globals().update(dict.fromkeys(_KIND_SETS, frozenset()))
 
