@@ -163,9 +163,13 @@ def shared_launch(block: BlockShape, grid=None, bindings: dict | None = None) ->
     """(env, signature, slots, active): shared_thread_env's pair with the block's slot count and
     active_slots(block), kept with it, so that a kernel's ExecWeights needs no look-up by the
     block's shape (the BlockShape hash and comparison of active_slots' cache)."""
-    parts = (_scalar_key((block.x, block.y, block.z)), _scalar_key(grid or ()),
-             _scalar_key(bindings.values() if bindings else ()))
-    key = None if None in parts else (parts, tuple(bindings) if bindings else ())
+    # one key over the block's, grid's and bindings' values together (one call, not one a part): a
+    # block has three values and the bindings one a name, so the names tell where the grid's end
+    sizes = grid or ()
+    names = tuple(bindings) if bindings else ()
+    values = _scalar_key((block.x, block.y, block.z, *sizes, *bindings.values()) if bindings
+                         else (block.x, block.y, block.z, *sizes))
+    key = None if values is None else (values, names)
     launch = _SHARED_ENVS.get(key) if key is not None else None
     if launch is None:
         env = thread_env(block, grid, bindings)

@@ -299,7 +299,7 @@ class ExecWeights:
                     if loop.var and any(loop.var in c.expr.symbols() for c in loop_conditions)
                     and not loop.thread_dependent]
         budget = [MAX_COMBINATIONS]
-        total = self._sum_over_loop_values(involved, self.env, conditions, budget, [loop.var for loop in involved])
+        total = self._sum_over_loop_values(involved, self.env, conditions, budget, [loop.var for loop in involved], {})
         if total is None:
             return None
         for loop in context.loops:
@@ -311,16 +311,17 @@ class ExecWeights:
             total *= count
         return total * undecided
 
-    def _sum_over_loop_values(self, loops, env, conditions, budget, names):
+    def _sum_over_loop_values(self, loops, env, conditions, budget, names, changed):
         """Sum over every value combination of the uniform `loops` (outermost first, so an inner
         loop's bounds may use an outer one's variable) of the share of threads passing `conditions`.
         None when a loop's values are not known or there are more than the budget allows. `names`:
-        the loops' variables (what env sets differently from self.env)."""
+        the loops' variables (what env sets differently from self.env); `changed`: those set so far, with
+        their values in env (made level by level, so that the innermost needs no comprehension)."""
         if not loops:
             budget[0] -= 1
             if budget[0] < 0:
                 return None
-            return self._active_share(self.lanes.mask_in(conditions, env, {name: env[name] for name in names}))
+            return self._active_share(self.lanes.mask_in(conditions, env, changed))
         if env is self.env or not _reads_any(loops[0], names):
             # an outermost involved loop, or an inner one whose start, bound and step read no outer
             # loop's variable: its values are those in self.env, the same for every statement it holds
@@ -333,8 +334,10 @@ class ExecWeights:
         if values is None:
             return None
         total = 0.0
+        var = loops[0].var
         for value in values:
-            part = self._sum_over_loop_values(loops[1:], {**env, loops[0].var: value}, conditions, budget, names)
+            part = self._sum_over_loop_values(loops[1:], {**env, var: value}, conditions, budget, names,
+                                              {**changed, var: value})
             if part is None:
                 return None
             total += part
