@@ -20,29 +20,12 @@ import pytest
 from kernelscope.analyses import sync
 from kernel_bodies import kernel_of
 from project_sources import project_kernels
+from test_syncfast14_idle_trips import BODIES as IDLE_TRIP_BODIES
 
 BODIES = {
     # conv2d_image's shape: the p loop's dj loop reads r and p, which p forgets from its second trip
-    "image": """
-    __shared__ float w[64];
-    __shared__ float t[256];
-    t[threadIdx.x] = x[threadIdx.x];
-    if (threadIdx.x < 64) w[threadIdx.x] = x[threadIdx.x];
-    __syncthreads();
-    float acc = 0.0f;
-    float row[7];
-    for (int r = 0; r < 6; r++) {
-        for (int dj = 0; dj < 7; dj++)
-            row[dj] = t[(threadIdx.x + dj + r) % 256];
-        for (int p = 0; p < 4; p++) {
-            int di = r - p;
-            if (di >= 0 && di < 7)
-                for (int dj = 0; dj < 7; dj++)
-                    acc += w[di * 7 + dj] * row[dj];
-        }
-    }
-    y[threadIdx.x] = acc;
-    """,
+    # (syncfast14's register tile)
+    "image": IDLE_TRIP_BODIES["tile"],
     # conv2d's shape: a load beside the inner loop, both reading the forgotten outer counter
     "conv": """
     __shared__ float tile[18][18];

@@ -415,10 +415,10 @@ class Preprocessor:
         self._other_names_of: set | None = None if defines else set(predefined)   # what _other_names was found for
         self._other_names: tuple = predefined_other_names
         self._newline_starts: list | None = None       # run()'s text's line starts, where it breaks lines at newlines only
-        self._other_names_by_names: dict = {}
+        self._other_names_by_names: dict = {}     # a frozenset of macro names -> _other_names for it
         # whether an object-like macro's body is a number (_NUMBER_BODY), kept by the body: a file
         # uses its few constants on many lines, and a dict look-up costs a tenth of the match
-        self._numeric_bodies = _KeptAnswers(lambda body: _NUMBER_BODY.match(body) is not None).__getitem__          # a frozenset of macro names -> _other_names for it
+        self._numeric_bodies = _KeptAnswers(lambda body: _NUMBER_BODY.match(body) is not None).__getitem__
         self._argument_tokens: dict[str, list] = {}     # a macro-free argument's text -> its tokens
 
     # -- public -----------------------------------------------------------------------------
