@@ -905,6 +905,11 @@ def _c_divide(a, b):
         return np.where((a < 0) ^ (b < 0), -quotient, quotient)
     if b == 0:
         raise Unevaluable("division by zero")
+    return c_int_divide(a, b)
+
+
+def c_int_divide(a: int, b: int) -> int:
+    """C's division of two ints (truncating towards zero), for a nonzero `b`."""
     quotient = abs(a) // abs(b)
     return -quotient if (a < 0) ^ (b < 0) else quotient
 

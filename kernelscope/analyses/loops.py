@@ -155,17 +155,11 @@ def executed_iterations(loop, env: dict, value_of, alive: np.ndarray, everyone: 
 SCALAR_STEPS = True
 
 
-def _int_divide(a: int, b: int) -> int:
-    """C's division of ints (truncating towards zero), for a nonzero `b`: `sx.apply_binary`'s."""
-    quotient = abs(a) // abs(b)
-    return -quotient if (a < 0) ^ (b < 0) else quotient
-
-
 # the updates `_scalar_steps` follows, each as `sx.apply_binary` computes it for two ints, and the
 # steps for which it does so without raising (a step is the same in every iteration: checked once);
 # the operator module's functions run without a Python frame per iteration
 _INT_UPDATES = {"+": (ops.add, lambda s: True), "-": (ops.sub, lambda s: True),
-                "*": (ops.mul, lambda s: True), "/": (_int_divide, lambda s: s != 0),
+                "*": (ops.mul, lambda s: True), "/": (sx.c_int_divide, lambda s: s != 0),
                 "<<": (ops.lshift, lambda s: 0 <= s <= 62), ">>": (ops.rshift, lambda s: 0 <= s <= 62)}
 _INT_TESTS = {"<": ops.lt, "<=": ops.le, ">": ops.gt, ">=": ops.ge, "==": ops.eq,
               "!=": ops.ne}
@@ -185,7 +179,7 @@ def _scalar_steps(loop, start, step, operator: str, bound, alive: np.ndarray, ev
     if update is None or test is None or not update[1](step):
         return None
     update = update[0]
-    if update is _int_divide and step > 0 and start >= 0:
+    if update is sx.c_int_divide and step > 0 and start >= 0:
         update = ops.floordiv      # (the counter stays >= 0, where truncating is flooring)
     result: list = []
     value = start
