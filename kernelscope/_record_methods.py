@@ -739,9 +739,9 @@ def _kernelscope_frontend_macros_Macro(cls, defaults):
 
 
 def _kernelscope_frontend_macros_Preprocessed(cls, defaults):
-    _dflt_errors, _dflt__line_starts, _dflt__line_cols = defaults
+    _dflt_errors, _dflt__line_starts, _dflt__line_cols, _dflt__last_piece, _dflt__last_line = defaults
 
-    def __init__(self, text, original, positions, macros, errors=_FACTORY, _line_starts=_FACTORY, _line_cols=_FACTORY):
+    def __init__(self, text, original, positions, macros, errors=_FACTORY, _line_starts=_FACTORY, _line_cols=_FACTORY, _last_piece=_dflt__last_piece, _last_line=_dflt__last_line):
         self.text = text
         self.original = original
         self.positions = positions
@@ -749,6 +749,8 @@ def _kernelscope_frontend_macros_Preprocessed(cls, defaults):
         self.errors = _dflt_errors() if errors is _FACTORY else errors
         self._line_starts = _dflt__line_starts() if _line_starts is _FACTORY else _line_starts
         self._line_cols = _dflt__line_cols() if _line_cols is _FACTORY else _line_cols
+        self._last_piece = _last_piece
+        self._last_line = _last_line
 
     def __repr__(self):
         return self.__class__.__qualname__ + f"(text={self.text!r}, original={self.original!r}, positions={self.positions!r}, macros={self.macros!r}, errors={self.errors!r}, _line_starts={self._line_starts!r}, _line_cols={self._line_cols!r})"
@@ -2094,9 +2096,9 @@ CLASSES = {
         _kernelscope_frontend_macros_Macro,
         "Macro(name: 'str', body: 'str', params: 'list | None' = None, variadic: 'bool' = False, line: 'int' = 0, _tokens: 'list | None' = None)"),
     'kernelscope.frontend.macros.Preprocessed': (
-        (False, False, False, (('text', 0, True, True), ('original', 0, True, True), ('positions', 0, True, True), ('macros', 0, True, True), ('errors', 2, True, True), ('_line_starts', 2, True, True), ('_line_cols', 2, True, True))),
+        (False, False, False, (('text', 0, True, True), ('original', 0, True, True), ('positions', 0, True, True), ('macros', 0, True, True), ('errors', 2, True, True), ('_line_starts', 2, True, True), ('_line_cols', 2, True, True), ('_last_piece', 1, False, False), ('_last_line', 1, False, False))),
         _kernelscope_frontend_macros_Preprocessed,
-        "Preprocessed(text: 'str', original: 'str', positions: 'PositionMap', macros: 'dict', errors: 'list' = <factory>, _line_starts: 'list' = <factory>, _line_cols: 'dict' = <factory>)"),
+        "Preprocessed(text: 'str', original: 'str', positions: 'PositionMap', macros: 'dict', errors: 'list' = <factory>, _line_starts: 'list' = <factory>, _line_cols: 'dict' = <factory>, _last_piece: 'tuple' = (0, -1, 0, 0), _last_line: 'tuple' = (0, -1, 0))"),
     'kernelscope.frontend.shims.LaunchBoundsMark': (
         (True, False, False, (('offset', 0, True, True), ('arguments', 0, True, True))),
         _kernelscope_frontend_shims_LaunchBoundsMark,

@@ -269,6 +269,11 @@ class Preprocessed:
     errors: list = field(default_factory=list)
     _line_starts: list = field(default_factory=list)
     _line_cols: dict = field(default_factory=dict)     # offset -> line_col's answer, once asked
+    # line_col's last piece of the expanded text, (start, end, shift, fixed): its offsets map to
+    # offset + shift (a verbatim piece) or all to `fixed` (shift None, an expansion)
+    _last_piece: tuple = field(default=(0, -1, 0, 0), repr=False, compare=False)
+    # line_col's last line, (first offset, first offset of the next, 1-based number)
+    _last_line: tuple = field(default=(0, -1, 0), repr=False, compare=False)
 
     def line_col(self, out_offset: int) -> tuple[int, int]:
         """1-based line and column in the original file of an offset in the expanded text. A third
@@ -281,18 +286,51 @@ class Preprocessed:
         starts = self._line_starts
         if not starts:
             starts = self._line_starts = [0] + [m.end() for m in re.finditer("\n", self.original)]
-        # (PositionMap.original written out: asked for every record the walk makes)
-        positions = self.positions
-        i = bisect.bisect_right(positions._out_starts, out_offset) - 1
-        if i < 0:
-            offset = out_offset
-        elif positions._verbatim[i]:
-            offset = positions._orig_starts[i] + (out_offset - positions._out_starts[i])
+        # The walk asks of offsets in text order: nine misses in ten lie in the piece of the
+        # miss before, and two in five on its line; those are read from the two kept, without
+        # the bisections (tests/test_walkfast15_line_col.py)
+        start, end, shift, fixed = self._last_piece
+        if start <= out_offset < end:
+            offset = fixed if shift is None else out_offset + shift
         else:
-            offset = positions._orig_starts[i]
-        line = bisect.bisect_right(starts, offset)
-        known = self._line_cols[out_offset] = (line, offset - starts[line - 1] + 1)
+            offset = self._map_through_piece(out_offset)
+        start, end, line = self._last_line
+        if not start <= offset < end:
+            line = bisect.bisect_right(starts, offset)
+            start = starts[line - 1]
+            self._last_line = (start, starts[line] if line < len(starts) else _FAR, line)
+        known = self._line_cols[out_offset] = (line, offset - start + 1)
         return known
+
+    def original_offset(self, out_offset: int) -> int:
+        """positions.original(out_offset), from line_col's last piece where the offset lies in it
+        (a record's text is asked right after its line: FileUnit.original_text)."""
+        start, end, shift, fixed = self._last_piece
+        if start <= out_offset < end:
+            return fixed if shift is None else out_offset + shift
+        return self._map_through_piece(out_offset)
+
+    def _map_through_piece(self, out_offset: int) -> int:
+        """PositionMap.original(out_offset), keeping the piece it lies in as line_col's last one
+        (the map is complete when a Preprocessed is made)."""
+        positions = self.positions
+        out_starts = positions._out_starts
+        i = bisect.bisect_right(out_starts, out_offset) - 1
+        end = out_starts[i + 1] if i + 1 < len(out_starts) else _FAR
+        if i < 0:
+            self._last_piece = (-_FAR, end, 0, 0)
+            return out_offset
+        start = out_starts[i]
+        if positions._verbatim[i]:
+            shift = positions._orig_starts[i] - start
+            self._last_piece = (start, end, shift, 0)
+            return out_offset + shift
+        fixed = positions._orig_starts[i]
+        self._last_piece = (start, end, None, fixed)
+        return fixed
+
+
+_FAR = 1 << 62      # past any offset (an end of line_col's last piece or line that has none)
 
 
 def tokenize(text: str, base: int = 0) -> list[Token]:

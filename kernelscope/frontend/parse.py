@@ -63,8 +63,9 @@ class FileUnit:
         return self.text[node.start_byte:node.end_byte] if node is not None else ""
 
     def original_text(self, node) -> str:
-        start = self.pre.positions.original(node.start_byte)
-        end = self.pre.positions.original(max(node.end_byte - 1, node.start_byte)) + 1
+        original_offset = self.pre.original_offset
+        start = original_offset(node.start_byte)
+        end = original_offset(max(node.end_byte - 1, node.start_byte)) + 1
         if end > start and end - start < 400:
             text = self.pre.original[start:end]
             if text.count("(") == text.count(")") and text.count("[") == text.count("]"):
