@@ -288,12 +288,23 @@ def _sweep(profile, registers, static_bytes, dynamic_bytes, barriers, max_thread
     by_warps = _register_limit_by_warps(profile, registers)
     max_warps = profile.max_warps_per_sm
     points = []
-    for size in SWEEP_BLOCK_SIZES:
-        warps = _warps_per_block(profile, size)
+    for size, warps in _sweep_warps(profile):
         blocks = 0 if size > max_threads else min(max_warps // warps, fixed, by_warps[warps])
-        # (_occupancy's expression, written out)
-        points.append(SweepPoint(size, blocks, blocks * warps / max_warps))
+        points.append(_sweep_point(size, warps, blocks, max_warps))
     return tuple(points)
+
+
+@lru_cache(maxsize=64)
+def _sweep_warps(profile) -> tuple:
+    """(block size, its warps) for each of SWEEP_BLOCK_SIZES."""
+    return tuple((size, _warps_per_block(profile, size)) for size in SWEEP_BLOCK_SIZES)
+
+
+@lru_cache(maxsize=4096)
+def _sweep_point(size: int, warps: int, blocks: int, max_warps: int) -> SweepPoint:
+    """One SweepPoint, shared by the sweeps that reach it (frozen; sweeps repeat few block counts)."""
+    # (_occupancy's expression, written out)
+    return SweepPoint(size, blocks, blocks * warps / max_warps)
 
 
 @lru_cache(maxsize=256)
