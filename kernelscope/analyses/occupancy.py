@@ -17,6 +17,7 @@ A launch that no SM could run (too many threads, registers or shared memory for 
 from __future__ import annotations
 
 from dataclasses import field
+from functools import lru_cache
 from typing import Optional
 
 from kernelscope.errors import UsageError
@@ -241,10 +242,14 @@ def compute(arch, block_size: int, registers: int, static_shared_bytes: int, dyn
         blocks, limiter = _pick_limiter(limits)
         return limits, config, blocks, limiter
 
-    sweep = []
-    for size in SWEEP_BLOCK_SIZES:
-        _, _, blocks, _ = evaluate(size)
-        sweep.append(SweepPoint(size, blocks, _occupancy(profile, size, blocks)))
+    if FAST_SWEEP:
+        sweep = _sweep(profile, registers, static_shared_bytes, dynamic_shared_bytes, barriers, max_threads,
+                       carveout, opt_in)
+    else:
+        sweep = []
+        for size in SWEEP_BLOCK_SIZES:
+            _, _, blocks, _ = evaluate(size)
+            sweep.append(SweepPoint(size, blocks, _occupancy(profile, size, blocks)))
     limits, config, blocks, limiter = evaluate(block_size)
     if blocks == 0 and limiter == "shared_memory" and not opt_in and \
             static_shared_bytes + dynamic_shared_bytes <= profile.max_shared_memory_per_block_optin:
@@ -264,6 +269,51 @@ def compute(arch, block_size: int, registers: int, static_shared_bytes: int, dyn
         shared_memory_config_bytes=config, carveout=carveout, shared_memory_opt_in=opt_in,
         sweep=tuple(sweep), best_block_size=_best_block_size(sweep),
     )
+
+
+# compute() takes the sweep from _sweep rather than from _limits and _pick_limiter at each block size
+# (the switch is for tests that compare with the general path)
+FAST_SWEEP = True
+
+
+@lru_cache(maxsize=1024)
+def _sweep(profile, registers, static_bytes, dynamic_bytes, barriers, max_threads, carveout, opt_in) -> tuple:
+    """The SweepPoints that compute() gets from _limits at each of SWEEP_BLOCK_SIZES: only the warp and
+    register limits (and the block-size cap) depend on the block size, so the others are taken once as
+    their smallest; no limiter is named. Launches of one kernel's resources at other block sizes share
+    the tuple (frozen points)."""
+    fixed = min(profile.max_blocks_per_sm,
+                _shared_memory_limit(profile, static_bytes, dynamic_bytes, carveout, opt_in)[0],
+                _barrier_limit(profile, barriers))
+    by_warps = _register_limit_by_warps(profile, registers)
+    max_warps = profile.max_warps_per_sm
+    points = []
+    for size, warps in _sweep_warps(profile):
+        blocks = 0 if size > max_threads else min(max_warps // warps, fixed, by_warps[warps])
+        points.append(_sweep_point(size, warps, blocks, max_warps))
+    return tuple(points)
+
+
+@lru_cache(maxsize=64)
+def _sweep_warps(profile) -> tuple:
+    """(block size, its warps) for each of SWEEP_BLOCK_SIZES."""
+    return tuple((size, _warps_per_block(profile, size)) for size in SWEEP_BLOCK_SIZES)
+
+
+@lru_cache(maxsize=4096)
+def _sweep_point(size: int, warps: int, blocks: int, max_warps: int) -> SweepPoint:
+    """One SweepPoint, shared by the sweeps that reach it (frozen; sweeps repeat few block counts)."""
+    # (_occupancy's expression, written out)
+    return SweepPoint(size, blocks, blocks * warps / max_warps)
+
+
+@lru_cache(maxsize=256)
+def _register_limit_by_warps(profile, registers) -> tuple:
+    """_register_limit for a block of each warp count up to the profile's largest block (the index; 0
+    unused): it reads the block size only through its warp count. Kernels share few register counts."""
+    most = _warps_per_block(profile, profile.max_threads_per_block)
+    return (None,) + tuple(_register_limit(profile, warps * profile.warp_size, registers)
+                           for warps in range(1, most + 1))
 
 
 def _best_block_size(sweep) -> Optional[int]:
