@@ -70,6 +70,7 @@ NEST_BATCHES = True      # loops of batchable and quiet loops run as one batch o
 BARRIER_FREE_NESTS = True   # ... also a nest with no barrier at all in it (register tiles' unrolled loops)
 REUSE_WALKED = True      # a nest's look-ahead takes the iterations the walk computed already
 EARLY_TOO_FEW = True     # a nest with no barrier too short to batch is told so before its look-ahead
+REPEATED_TRIPS = True    # a nest's look-ahead asks an inner loop that does the same in every trip once
 MIN_NEST_ROWS = 32       # rows (outer and inner iterations) worth a nest's batch: it costs more to set up
 MAX_BATCH_CELLS = 1 << 20   # (rows x threads) of one nest's batch at most
 SCREEN_INTERVALS = True  # a batched loop's barrier intervals are screened for shared words at once
@@ -667,6 +668,19 @@ def _bounds_read_none_of(loop, names: set) -> bool:
     """Whether `loop`'s bounds read only symbols, none of them in `names`."""
     read = _names_read(_expressions_of(loop))
     return read is not None and names.isdisjoint(read)
+
+
+def _same_every_trip(child: LoopNode, outer_var: str) -> bool:
+    """Whether what `BlockRun.prepare_nest` finds ahead for the loop `child` (its iterations, or
+    what skimming it leaves behind: steps, notes, trip counts, values it forgets) is the same in
+    every trip of the outer loop counting `outer_var`: the trips' environments differ in that
+    counter only, and the bounds of `child` (and, for a quiet one, of every loop in it) read
+    only symbols, none of them the counter. (The threads alive and the block, the rest of what
+    the answers depend on, are the same in every trip. Whether `child` carries the counter
+    does not matter: what it forgets, `prepare_nest`'s `changed`, is then the counter in every
+    trip or in none.)"""
+    read = _names_read(_expressions_of(child if child.quiet else child.loop))
+    return read is not None and outer_var not in read
 
 
 def _idle_plan(node: LoopNode) -> tuple | None:
@@ -1562,12 +1576,23 @@ class BlockRun:
         barrier_free = not _holds_a_barrier(node.children)
         steps = count * sum(1 for child in node.children if type(child) is not LoopNode)
         rows = count
+        # child index -> (its `ahead` entry, steps, rows) of the first trip, for a loop that does the
+        # same in every trip (`_same_every_trip`): the later trips take them without asking again
+        repeated_trips: dict = {}
         for quiet in (False, True):
             for trip, ((value, _), found) in enumerate(zip(trips, ahead)):
-                trip_env = {**outer_env, var: value}
+                trip_env = None     # (built for the first child that asks: often none in a later trip)
                 for index, child in enumerate(node.children):
                     if type(child) is not LoopNode or child.quiet is not quiet:
                         continue
+                    if trip and index in repeated_trips:
+                        found[index], child_steps, child_rows = repeated_trips[index]
+                        steps += child_steps
+                        rows += child_rows
+                        continue
+                    if trip_env is None:
+                        trip_env = {**outer_env, var: value}
+                    steps_before, rows_before = steps, rows
                     held: list = []
                     self.found.note = held.append
                     if quiet:
@@ -1598,6 +1623,8 @@ class BlockRun:
                     # stands if the rest of the body does not read them
                     if changed and not _read_after(node, index).isdisjoint(changed):
                         return None
+                    if trip == 0 and REPEATED_TRIPS and _same_every_trip(child, var):
+                        repeated_trips[index] = (found[index], steps - steps_before, rows - rows_before)
                 if trip == 0 and not quiet and count * (rows - count + 1) < MIN_NEST_ROWS and \
                         _inner_trips_fixed(node):
                     return None     # every trip has as many inner iterations: too few to pay
