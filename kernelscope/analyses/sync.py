@@ -1460,6 +1460,9 @@ class BlockRun:
         # per entry whose rows are kept for comparing blocks: their footprints found at once
         kept_rows = {id(step[0]): self.rows_for_blocks(step) for step in steps
                      if step[5] is not None and step[5][2]} if BLOCK_ROWS else {}
+        # (whether any thread reaches each entry in each trip, as Python bools: the loop below reads
+        # one per entry and trip, and reading a numpy array's element makes a scalar)
+        steps = [step[:4] + (step[4].tolist(),) + step[5:] for step in steps]
         # A row is a view made for its one instance: no other instance has its identity, so the
         # shared footprint table, which knows arrays by identity, is neither asked nor filled for it.
         footprints = None if UNSHARED_ROWS else self.found.footprints
@@ -1523,30 +1526,35 @@ class BlockRun:
         if prepared is None:
             return False
         order, steps = prepared
-        screens = self.nest_screens(order) if SCREEN_INTERVALS else None
+        # (a nest with no barrier closes no interval: `nest_screens` would go through the whole order
+        # to find none, the register tiles' unrolled loops)
+        screens = self.nest_screens(order) if SCREEN_INTERVALS and _holds_a_barrier(node.children) else None
         closed = 0
         self.steps += steps
         # (as in `run_batched`: rows of known int64 addresses are recorded without a call each, and
         # their footprints, views made for one instance, stay out of the shared table)
-        recorders: dict = {}    # id(plan entry) -> its `row_recorder`
+        # id(plan entry) -> (its `row_recorder`, whether any thread reaches each of its rows as Python
+        # bools: read once per row, where a numpy array's element would be a new scalar each time)
+        recorders: dict = {}
         footprints = None if UNSHARED_ROWS else self.found.footprints
         for entry, row, row_partial in order:
             if entry is None:
                 for text in row:
                     self.found.note(text)
                 continue
-            recorder = recorders.get(id(entry), _ABSENT)
-            if recorder is _ABSENT:
-                recorder = recorders[id(entry)] = self.row_recorder(entry)
+            known = recorders.get(id(entry))
+            if known is None:
+                known = recorders[id(entry)] = (self.row_recorder(entry), entry[4].tolist())
+            recorder, nonempty = known
             if recorder is not None:
-                if entry[4][row]:
+                if nonempty[row]:
                     instance = Instance(recorder[0], entry[1][row], entry[2][row], self.epochs, recorder[1],
                                         self.tile_epochs, self.tile_width, footprints)
                     self.interval.append(instance)
                     if recorder[2]:
                         self.keep_for_blocks(instance)
                 continue
-            event, addresses, reached, unknown, nonempty = entry
+            event, addresses, reached, unknown, _ = entry
             if event.warp_call:
                 self.check_masks(Step(event, env, reached[row], unknown, loop_reasons, row_partial), event.record,
                                  event.record.name, None if addresses is None else addresses[row])
@@ -1719,22 +1727,35 @@ class BlockRun:
     def nest_screens(self, order: list) -> list | None:
         """`interval_screens` for a nest's batch in execution `order` (see `run_nest_batched`)."""
         closed = 0
-        numbers: dict = {}      # id(entry) -> (entry, interval per row)
+        numbers: dict = {}      # id(entry) -> (entry, interval per row, a list until the end)
+        # id(entry) -> for a barrier, whether any thread reaches each of its rows; for an entry
+        # screened, its `numbers`; None for any other (Python lists: one element read or written per
+        # row, where a numpy array's would cost a scalar each)
+        kinds: dict = {}
         for entry, row, _ in order:
             if entry is None:
                 continue
-            if entry[0].block_barrier:
-                closed += entry[4][row]
-            elif _screenable(entry):
-                known = numbers.get(id(entry))
-                if known is None:
-                    known = numbers[id(entry)] = (entry, np.full(len(entry[4]), -1, dtype=np.int64))
-                known[1][row] = closed
+            kind = kinds.get(id(entry), _ABSENT)
+            if kind is _ABSENT:
+                if entry[0].block_barrier:
+                    kind = entry[4].tolist()
+                elif _screenable(entry):
+                    kind = numbers[id(entry)] = (entry, [-1] * len(entry[4]))
+                else:
+                    kind = None
+                kinds[id(entry)] = kind
+            if type(kind) is list:
+                closed += kind[row]
+            elif kind is not None:
+                kind[1][row] = closed
         if not closed:
             return None
-        for _, number in numbers.values():
+        numbered = []
+        for entry, rows in numbers.values():
+            number = np.array(rows, dtype=np.int64)
             number[number >= closed] = -1
-        return self.reused_screens(list(numbers.values()), closed)
+            numbered.append((entry, number))
+        return self.reused_screens(numbered, closed)
 
     def interval_screens(self, plan: list, count: int) -> list:
         """Per block barrier that the batch of `count` iterations runs, in order: the (memory,
