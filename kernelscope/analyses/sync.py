@@ -70,6 +70,7 @@ NEST_BATCHES = True      # loops of batchable and quiet loops run as one batch o
 BARRIER_FREE_NESTS = True   # ... also a nest with no barrier at all in it (register tiles' unrolled loops)
 REUSE_WALKED = True      # a nest's look-ahead takes the iterations the walk computed already
 EARLY_TOO_FEW = True     # a nest with no barrier too short to batch is told so before its look-ahead
+REPEATED_TRIPS = True    # a nest's look-ahead asks an inner loop that does the same in every trip once
 MIN_NEST_ROWS = 32       # rows (outer and inner iterations) worth a nest's batch: it costs more to set up
 MAX_BATCH_CELLS = 1 << 20   # (rows x threads) of one nest's batch at most
 SCREEN_INTERVALS = True  # a batched loop's barrier intervals are screened for shared words at once
@@ -667,6 +668,19 @@ def _bounds_read_none_of(loop, names: set) -> bool:
     """Whether `loop`'s bounds read only symbols, none of them in `names`."""
     read = _names_read(_expressions_of(loop))
     return read is not None and names.isdisjoint(read)
+
+
+def _same_every_trip(child: LoopNode, outer_var: str) -> bool:
+    """Whether what `BlockRun.prepare_nest` finds ahead for the loop `child` (its iterations, or
+    what skimming it leaves behind: steps, notes, trip counts, values it forgets) is the same in
+    every trip of the outer loop counting `outer_var`: the trips' environments differ in that
+    counter only, and the bounds of `child` (and, for a quiet one, of every loop in it) read
+    only symbols, none of them the counter. (The threads alive and the block, the rest of what
+    the answers depend on, are the same in every trip. Whether `child` carries the counter
+    does not matter: what it forgets, `prepare_nest`'s `changed`, is then the counter in every
+    trip or in none.)"""
+    read = _names_read(_expressions_of(child if child.quiet else child.loop))
+    return read is not None and outer_var not in read
 
 
 def _idle_plan(node: LoopNode) -> tuple | None:
@@ -1446,6 +1460,9 @@ class BlockRun:
         # per entry whose rows are kept for comparing blocks: their footprints found at once
         kept_rows = {id(step[0]): self.rows_for_blocks(step) for step in steps
                      if step[5] is not None and step[5][2]} if BLOCK_ROWS else {}
+        # (whether any thread reaches each entry in each trip, as Python bools: the loop below reads
+        # one per entry and trip, and reading a numpy array's element makes a scalar)
+        steps = [step[:4] + (step[4].tolist(),) + step[5:] for step in steps]
         # A row is a view made for its one instance: no other instance has its identity, so the
         # shared footprint table, which knows arrays by identity, is neither asked nor filled for it.
         footprints = None if UNSHARED_ROWS else self.found.footprints
@@ -1509,30 +1526,35 @@ class BlockRun:
         if prepared is None:
             return False
         order, steps = prepared
-        screens = self.nest_screens(order) if SCREEN_INTERVALS else None
+        # (a nest with no barrier closes no interval: `nest_screens` would go through the whole order
+        # to find none, the register tiles' unrolled loops)
+        screens = self.nest_screens(order) if SCREEN_INTERVALS and _holds_a_barrier(node.children) else None
         closed = 0
         self.steps += steps
         # (as in `run_batched`: rows of known int64 addresses are recorded without a call each, and
         # their footprints, views made for one instance, stay out of the shared table)
-        recorders: dict = {}    # id(plan entry) -> its `row_recorder`
+        # id(plan entry) -> (its `row_recorder`, whether any thread reaches each of its rows as Python
+        # bools: read once per row, where a numpy array's element would be a new scalar each time)
+        recorders: dict = {}
         footprints = None if UNSHARED_ROWS else self.found.footprints
         for entry, row, row_partial in order:
             if entry is None:
                 for text in row:
                     self.found.note(text)
                 continue
-            recorder = recorders.get(id(entry), _ABSENT)
-            if recorder is _ABSENT:
-                recorder = recorders[id(entry)] = self.row_recorder(entry)
+            known = recorders.get(id(entry))
+            if known is None:
+                known = recorders[id(entry)] = (self.row_recorder(entry), entry[4].tolist())
+            recorder, nonempty = known
             if recorder is not None:
-                if entry[4][row]:
+                if nonempty[row]:
                     instance = Instance(recorder[0], entry[1][row], entry[2][row], self.epochs, recorder[1],
                                         self.tile_epochs, self.tile_width, footprints)
                     self.interval.append(instance)
                     if recorder[2]:
                         self.keep_for_blocks(instance)
                 continue
-            event, addresses, reached, unknown, nonempty = entry
+            event, addresses, reached, unknown, _ = entry
             if event.warp_call:
                 self.check_masks(Step(event, env, reached[row], unknown, loop_reasons, row_partial), event.record,
                                  event.record.name, None if addresses is None else addresses[row])
@@ -1562,12 +1584,23 @@ class BlockRun:
         barrier_free = not _holds_a_barrier(node.children)
         steps = count * sum(1 for child in node.children if type(child) is not LoopNode)
         rows = count
+        # child index -> (its `ahead` entry, steps, rows) of the first trip, for a loop that does the
+        # same in every trip (`_same_every_trip`): the later trips take them without asking again
+        repeated_trips: dict = {}
         for quiet in (False, True):
             for trip, ((value, _), found) in enumerate(zip(trips, ahead)):
-                trip_env = {**outer_env, var: value}
+                trip_env = None     # (built for the first child that asks: often none in a later trip)
                 for index, child in enumerate(node.children):
                     if type(child) is not LoopNode or child.quiet is not quiet:
                         continue
+                    if trip and index in repeated_trips:
+                        found[index], child_steps, child_rows = repeated_trips[index]
+                        steps += child_steps
+                        rows += child_rows
+                        continue
+                    if trip_env is None:
+                        trip_env = {**outer_env, var: value}
+                    steps_before, rows_before = steps, rows
                     held: list = []
                     self.found.note = held.append
                     if quiet:
@@ -1598,6 +1631,8 @@ class BlockRun:
                     # stands if the rest of the body does not read them
                     if changed and not _read_after(node, index).isdisjoint(changed):
                         return None
+                    if trip == 0 and REPEATED_TRIPS and _same_every_trip(child, var):
+                        repeated_trips[index] = (found[index], steps - steps_before, rows - rows_before)
                 if trip == 0 and not quiet and count * (rows - count + 1) < MIN_NEST_ROWS and \
                         _inner_trips_fixed(node):
                     return None     # every trip has as many inner iterations: too few to pay
@@ -1692,22 +1727,35 @@ class BlockRun:
     def nest_screens(self, order: list) -> list | None:
         """`interval_screens` for a nest's batch in execution `order` (see `run_nest_batched`)."""
         closed = 0
-        numbers: dict = {}      # id(entry) -> (entry, interval per row)
+        numbers: dict = {}      # id(entry) -> (entry, interval per row, a list until the end)
+        # id(entry) -> for a barrier, whether any thread reaches each of its rows; for an entry
+        # screened, its `numbers`; None for any other (Python lists: one element read or written per
+        # row, where a numpy array's would cost a scalar each)
+        kinds: dict = {}
         for entry, row, _ in order:
             if entry is None:
                 continue
-            if entry[0].block_barrier:
-                closed += entry[4][row]
-            elif _screenable(entry):
-                known = numbers.get(id(entry))
-                if known is None:
-                    known = numbers[id(entry)] = (entry, np.full(len(entry[4]), -1, dtype=np.int64))
-                known[1][row] = closed
+            kind = kinds.get(id(entry), _ABSENT)
+            if kind is _ABSENT:
+                if entry[0].block_barrier:
+                    kind = entry[4].tolist()
+                elif _screenable(entry):
+                    kind = numbers[id(entry)] = (entry, [-1] * len(entry[4]))
+                else:
+                    kind = None
+                kinds[id(entry)] = kind
+            if type(kind) is list:
+                closed += kind[row]
+            elif kind is not None:
+                kind[1][row] = closed
         if not closed:
             return None
-        for _, number in numbers.values():
+        numbered = []
+        for entry, rows in numbers.values():
+            number = np.array(rows, dtype=np.int64)
             number[number >= closed] = -1
-        return self.reused_screens(list(numbers.values()), closed)
+            numbered.append((entry, number))
+        return self.reused_screens(numbered, closed)
 
     def interval_screens(self, plan: list, count: int) -> list:
         """Per block barrier that the batch of `count` iterations runs, in order: the (memory,
