@@ -298,14 +298,62 @@ def loop_tree(events: list[Event]) -> list:
     for node in root:
         # (what the events outside every loop read is carried by no loop: only loops are marked)
         if type(node) is LoopNode:
-            _mark_carried([node], by_conditions)
-    _mark_quiet(root)
+            _mark_loop(node, by_conditions)
     return root
+
+
+def _mark_loop(node: LoopNode, by_conditions: dict) -> set:
+    """Marks `node` and the loops under it as `_mark_carried` and `_mark_quiet` do, in one pass over
+    its children (those two went through every subtree once each, and `_mark_quiet` through each
+    loop's children up to four times); returns the names `_mark_carried` returns for [node].
+    tests/test_syncfast18_mark_loop.py compares the marks with theirs."""
+    var = node.loop.var
+    children = node.children
+    names: set = set()
+    quiet = True          # every event under it inert
+    simple = True         # every event child one a batch handles (inert, a load or store, a barrier, a warp call)
+    nested = False        # a loop among the children
+    fits_nest = True      # every loop child quiet or batchable, with a counter of its own
+    batches: list = []    # the batchable loop children
+    for child in children:
+        if type(child) is LoopNode:
+            names |= _mark_loop(child, by_conditions)
+            nested = True
+            if child.batchable:
+                batches.append(child)
+            elif not child.quiet:
+                fits_nest = False
+            if child.loop.var == var:
+                fits_nest = False
+            quiet = quiet and child.quiet
+            continue
+        names |= _OWN_CARRIED[child.kind](child.record)
+        read = by_conditions.get(child.condition_key)
+        if read is None:
+            read = by_conditions[child.condition_key] = \
+                frozenset().union(*(sx.carried_names(c.expr) for c in child.conditions))
+        names |= read
+        if not child.inert:
+            quiet = False
+            if not (child.plain_access or child.block_barrier or child.warp_call):
+                simple = False
+    node.carried = frozenset(names - {var})
+    node.quiet = quiet
+    looping = var is not None and not quiet
+    node.batchable = batchable = looping and simple and not nested
+    if quiet and not nested:
+        node.plain_steps = len(children)
+    node.nest_batchable = looping and not batchable and simple and fits_nest and \
+        any(any(e.block_barrier for e in child.children) or
+            BARRIER_FREE_NESTS and not _holds_a_barrier(children)
+            for child in batches)
+    return names
 
 
 def _mark_quiet(nodes) -> bool:
     """Marks the loops whose events are all inert, and the innermost loops whose events are
-    inert or plain loads and stores; whether all of `nodes` are inert."""
+    inert or plain loads and stores; whether all of `nodes` are inert. (`loop_tree` marks them
+    with `_mark_loop`; this is the reference its test compares with.)"""
     quiet = True
     for node in nodes:
         if isinstance(node, LoopNode):
@@ -352,7 +400,8 @@ def _holds_a_barrier(nodes) -> bool:
 def _mark_carried(nodes, by_conditions: dict | None = None) -> frozenset:
     """Names of loop-updated variables (symbols with a first-iteration default) read under each loop.
     `by_conditions`: the names each tuple of conditions reads, by their identities (the events of
-    one block share theirs)."""
+    one block share theirs). (`loop_tree` marks them with `_mark_loop`; this is the reference its
+    test compares with.)"""
     by_conditions = {} if by_conditions is None else by_conditions
     names: set = set()
     for node in nodes:
@@ -1274,7 +1323,7 @@ class BlockRun:
         self.steps = 0
         self.memo = memo if memo is not None else Memo(varying_names(tree))
         self.walk_memo = self.memo        # (`memo` is the look-ahead's while a nest looks ahead)
-        self.block = tuple(env.get(f"blockIdx.{axis}") for axis in "xyz")
+        self.block = (env.get("blockIdx.x"), env.get("blockIdx.y"), env.get("blockIdx.z"))
         self.unbound = UNBOUND_FAILURES   # what failed to evaluate, by structure (see `evaluate`)
         self.node_kinds: dict = {}        # see batched_trips.values_for_trips
         self.hopeless = self.memo.hopeless
