@@ -146,3 +146,15 @@ def test_the_parts_are_what_reads_none_of_the_names():
     # the same parts in the other stand-in's values, and the address right there
     assert _same(lanes.values(address, PLACEHOLDER_ALT), _general(address, lanes.env, 64, PLACEHOLDER_ALT))
     assert lanes._kept.nodes[PLACEHOLDER_ALT][row._key] is parts[row._key]
+
+
+def test_same_truth_is_array_equal():
+    rng = np.random.default_rng(15)
+    for size in (0, 1, 31, 64, 256):
+        a = rng.random(size) < 0.5
+        for b in (a.copy(), ~a, rng.random(size) < 0.5, a[: size // 2], np.append(a, True)):
+            assert threads._same_truth(a, b) == np.array_equal(a, b)
+    one = np.ones(64, dtype=bool)
+    changed = one.copy()
+    changed[63] = False
+    assert threads._same_truth(one, one.copy()) and not threads._same_truth(one, changed)

@@ -256,11 +256,17 @@ def _decided_by_stand_ins(expr: sx.Expr, env: dict, unbound: list, truth: np.nda
     for order in (unbound, unbound[::-1]):
         spread = {**env, **{name: PLACEHOLDER * (k + 2) for k, name in enumerate(order)}}
         values = evaluate_per_thread(expr, spread, slots) if evaluate is None else evaluate(spread)
-        if not np.array_equal(values != 0, truth):
+        if not _same_truth(values != 0, truth):
             decided = True
             break
     expr._decided_by_stand_ins = (names, decided)
     return decided
+
+
+def _same_truth(a: np.ndarray, b: np.ndarray) -> bool:
+    """np.array_equal(a, b) for two boolean arrays, without its Python layers (asked twice for every
+    guard over several unbound scalars judged for the first time)."""
+    return a.shape == b.shape and not count_nonzero(a != b)
 
 
 def condition_mask(conditions, env: dict, slots: int) -> np.ndarray:
