@@ -28,8 +28,8 @@ import numpy as np
 from kernelscope import symbolic as sx
 from kernelscope.analyses.rounding import ROUNDED, remember_rounded
 from kernelscope.analyses.threads import (
-    PLACEHOLDER, PLACEHOLDER_ALT, UNEVALUABLE, WARP_SIZE, BlockShape, Lanes, active_slots, evaluate_per_thread,
-    bind_missing, thread_env,
+    PLACEHOLDER, PLACEHOLDER_ALT, UNEVALUABLE, WARP_SIZE, BlockShape, Lanes, active_slots, bind_missing,
+    count_nonzero, evaluate_per_thread, thread_env,
 )
 from kernelscope.analyses.trips import ExecWeights
 from kernelscope.records import record
@@ -179,10 +179,14 @@ def _layout(addresses: bytes, active: bytes, elem: int, shared: bool, symbolic_s
     vector under one mask, both as bytes. Accesses often share both (`x[i]` and `y[i]`, the load and
     the store of `s[t] += ...`, and the same indexing in many kernels of a file): each distinct case
     is counted once in a process (the answer depends on the values only)."""
+    active_bytes = active
     addresses = np.frombuffer(addresses, dtype=np.int64)
     active = np.frombuffer(active, dtype=bool)
     stride, pattern = _pattern(addresses, active, elem, symbolic_stride)
-    cost, ideal = (_shared_wavefronts if shared else _sectors)(addresses, active, elem)
+    if shared:
+        cost, ideal = _shared_wavefronts(addresses, active, elem, active_bytes)
+    else:
+        cost, ideal = _sectors(addresses, active, elem, active_bytes)
     return stride, pattern, cost, ideal
 
 
@@ -482,62 +486,89 @@ def _pattern_of(values: list, elem: int, symbolic_stride):
     return stride, "strided"
 
 
-def _sectors(addresses: np.ndarray, active: np.ndarray, elem: int):
-    """Mean distinct sectors per issuing warp, and the ideal for the same number of active lanes."""
-    masks = active.reshape(-1, WARP_SIZE)
-    issuing = masks.any(axis=1)
-    if not issuing.any():
+def _sectors(addresses: np.ndarray, active: np.ndarray, elem: int, active_bytes: bytes):
+    """Mean distinct sectors per issuing warp, and the ideal for the same number of active lanes.
+    (Asked once per distinct address vector and mask in a process, each time new: written for few
+    numpy calls rather than for brevity; `active_bytes` is active.tobytes(), _warp_requests' key.)"""
+    lanes_per_warp, _, _, issuing = _warp_requests(active_bytes)
+    if not issuing:
         return None, None
-    lowest = int(addresses[active].min())
+    # every slot active: no mask to apply, and every touched sector is >= 0 below (for an element of
+    # 0 bytes, which the clipping below maps to the sector before, the general count)
+    whole = elem > 0 and count_nonzero(active) == active.size
+    lowest = int(addresses.min() if whole else addresses[active].min())
     if lowest < 0:
         # below the base (a pointer moved back by a halo, or stand-ins for unbound scalars): move the
         # whole vector up by whole 128-byte lines, which keeps every lane's sector and alignment
         addresses = addresses + (-lowest // 128 + 1) * 128
     first = (addresses // SECTOR).reshape(-1, WARP_SIZE)
-    span = max(1, -(-elem // SECTOR) + (1 if elem % SECTOR else 0))
-    # every sector a lane may touch: first .. first + span - 1, clipped to its last byte's sector
-    last = ((addresses + elem - 1) // SECTOR).reshape(-1, WARP_SIZE)
-    if np.array_equal(first, last):
-        # no lane crosses a sector boundary (aligned elements): the clipped sectors would only
-        # repeat `first`, and repeats are not counted
-        touched = np.where(masks, first, -1)
+    if 0 < elem <= SECTOR and (addresses & (SECTOR - 1) <= SECTOR - elem).all():
+        # no lane crosses a sector boundary (aligned elements): each lane touches its first sector only
+        touched = first if whole else np.where(active.reshape(-1, WARP_SIZE), first, -1)
     else:
+        span = max(1, -(-elem // SECTOR) + (1 if elem % SECTOR else 0))
+        # every sector a lane may touch: first .. first + span - 1, clipped to its last byte's sector
+        last = ((addresses + elem - 1) // SECTOR).reshape(-1, WARP_SIZE)
         touched = np.minimum(first[:, :, None] + np.arange(span)[None, None, :], last[:, :, None])
-        touched = np.where(masks[:, :, None], touched, -1).reshape(len(masks), -1)
-    touched = np.sort(touched, axis=1)
-    distinct = (touched[:, 1:] != touched[:, :-1]) & (touched[:, 1:] >= 0)
-    counts = distinct.sum(axis=1) + (touched[:, 0] >= 0)
-    ideals = -(-masks.sum(axis=1) * elem // SECTOR)
-    return _mean(counts[issuing]), _mean(ideals[issuing])
+        if not whole:
+            touched = np.where(active.reshape(-1, WARP_SIZE)[:, :, None], touched, -1)
+        touched = touched.reshape(len(first), -1)
+    touched.sort(axis=1)        # (a new array: sorted in place)
+    # distinct sectors of all warps together (a warp with no active lane counts none: only active
+    # lanes' sectors are >= 0, and inactive ones are -1, sorted first), over the issuing warps
+    changes = touched[:, 1:] != touched[:, :-1]
+    if whole:
+        distinct = count_nonzero(changes) + len(touched)
+    else:
+        distinct = count_nonzero(changes & (touched[:, 1:] >= 0)) + count_nonzero(touched[:, 0] >= 0)
+    # (idle warps' ideal is 0: summed over all warps)
+    ideal = int(np.add.reduce(-(-lanes_per_warp * elem // SECTOR)))
+    return float(distinct) / issuing, float(ideal) / issuing
 
 
-def _shared_wavefronts(addresses: np.ndarray, active: np.ndarray, elem: int):
+def _shared_wavefronts(addresses: np.ndarray, active: np.ndarray, elem: int, active_bytes: bytes):
     """Mean wavefronts per request and the conflict-free count. Lanes are served in groups (warp,
     half-warp for 8-byte, quarter-warp for 16-byte accesses); in a group, each bank serves one
-    distinct 4-byte word per wavefront."""
-    group = {8: 16, 16: 8}.get(elem, WARP_SIZE)
+    distinct 4-byte word per wavefront. (Asked once per distinct address vector and mask in a
+    process, as _sectors is: few numpy calls; `active_bytes` is active.tobytes().)"""
+    issuing = _warp_requests(active_bytes)[3]
+    if not issuing:
+        return None, None
+    group = _LANES_PER_GROUP.get(elem, WARP_SIZE)
     words_per_lane = max(1, elem // BANK_WIDTH)
     masks = active.reshape(-1, WARP_SIZE // group, group)
-    words = (addresses // BANK_WIDTH).reshape(-1, WARP_SIZE // group, group)
-    words = words[..., None] + np.arange(words_per_lane)
-    words = np.where(masks[..., None], words, -1).reshape(masks.shape[0], masks.shape[1], -1)
-    words = np.sort(words, axis=2)
+    words = (addresses // BANK_WIDTH).reshape(masks.shape)
+    if words_per_lane > 1:
+        words = words[..., None] + np.arange(words_per_lane)
+        words = np.where(masks[..., None], words, -1).reshape(masks.shape[0], masks.shape[1], -1)
+    else:
+        words = np.where(masks, words, -1)
+    words.sort(axis=2)          # (a new array: sorted in place)
     first_of_kind = np.ones(words.shape, dtype=bool)
     first_of_kind[..., 1:] = words[..., 1:] != words[..., :-1]
     distinct = first_of_kind & (words >= 0)
     banks = np.where(distinct, words % BANKS, BANKS)   # BANKS: a repeat or an inactive lane
     # distinct words per (warp, group, bank): one bincount over the three indices flattened
     cells = banks.shape[0] * banks.shape[1]
-    flat = np.arange(cells).reshape(banks.shape[:2] + (1,)) * (BANKS + 1) + banks
+    flat = _cell_offsets(banks.shape[0], banks.shape[1]) + banks
     per_bank = np.bincount(flat.ravel(), minlength=cells * (BANKS + 1)).reshape(banks.shape[:2] + (BANKS + 1,))
-    group_wavefronts = per_bank[..., :BANKS].max(axis=2)
-    group_active = masks.any(axis=2)
-    issuing = group_active.any(axis=1)
-    if not issuing.any():
-        return None, None
-    wavefronts = group_wavefronts.sum(axis=1)
-    ideals = group_active.sum(axis=1)
-    return _mean(wavefronts[issuing]), _mean(ideals[issuing])
+    # summed over all warps and groups: an idle group's banks are all empty (no wavefront), and
+    # it is no active group
+    wavefronts = int(np.add.reduce(per_bank[..., :BANKS].max(axis=2), axis=None))
+    ideal = count_nonzero(masks.any(axis=2))
+    return float(wavefronts) / issuing, float(ideal) / issuing
+
+
+_LANES_PER_GROUP = {8: 16, 16: 8}       # element bytes -> lanes served together (else a warp)
+
+
+@lru_cache(maxsize=64)
+def _cell_offsets(warps: int, groups: int) -> np.ndarray:
+    """Each (warp, group) cell's first index in _shared_wavefronts' flat bincount, shaped to add
+    to its banks (read-only, shared)."""
+    offsets = np.arange(warps * groups).reshape(warps, groups, 1) * (BANKS + 1)
+    offsets.setflags(write=False)
+    return offsets
 
 
 def _branch(branch, lanes: Lanes, active_bytes: bytes) -> BranchResult:
@@ -566,8 +597,9 @@ def _split(truth: bytes, active: bytes):
 
 
 def _mean(values: np.ndarray) -> float:
-    """np.mean costs several times a sum on the small arrays used here."""
-    return float(values.sum()) / values.size if values.size else 0.0
+    """np.mean costs several times a sum on the small arrays used here. (np.add.reduce: the sum
+    without the Python function that ndarray.sum calls on the way to it.)"""
+    return float(np.add.reduce(values, axis=None)) / values.size if values.size else 0.0
 
 
 def _round(value):

@@ -240,10 +240,14 @@ def condition_values(expr: sx.Expr, env: dict, slots: int) -> np.ndarray | None:
         return None
 
 
-def _decided_by_stand_ins(expr: sx.Expr, env: dict, unbound: list, truth: np.ndarray, slots: int) -> bool:
+def _decided_by_stand_ins(expr: sx.Expr, env: dict, unbound: list, truth: np.ndarray, slots: int,
+                          evaluate=None) -> bool:
     """Whether spreading the unbound scalars over distinct values changes the condition's truth.
     Asked once per condition (kept on the node, as symbolic's folds are): the answer depends on how
-    the scalars compare, not on the loop values the analyses try one after another."""
+    the scalars compare, not on the loop values the analyses try one after another. `evaluate`,
+    when given, is evaluate_per_thread(expr, spread, slots) for an environment `spread` that
+    differs from env in the unbound names only (Lanes' reuses env's values of the parts that
+    read none of them)."""
     names = tuple(unbound)
     kept = getattr(expr, "_decided_by_stand_ins", None)
     if kept is not None and kept[0] == names:
@@ -251,11 +255,18 @@ def _decided_by_stand_ins(expr: sx.Expr, env: dict, unbound: list, truth: np.nda
     decided = False
     for order in (unbound, unbound[::-1]):
         spread = {**env, **{name: PLACEHOLDER * (k + 2) for k, name in enumerate(order)}}
-        if not np.array_equal(evaluate_per_thread(expr, spread, slots) != 0, truth):
+        values = evaluate_per_thread(expr, spread, slots) if evaluate is None else evaluate(spread)
+        if not _same_truth(values != 0, truth):
             decided = True
             break
     expr._decided_by_stand_ins = (names, decided)
     return decided
+
+
+def _same_truth(a: np.ndarray, b: np.ndarray) -> bool:
+    """np.array_equal(a, b) for two boolean arrays, without its Python layers (asked twice for every
+    guard over several unbound scalars judged for the first time)."""
+    return a.shape == b.shape and not count_nonzero(a != b)
 
 
 def condition_mask(conditions, env: dict, slots: int) -> np.ndarray:
@@ -273,6 +284,7 @@ def condition_mask(conditions, env: dict, slots: int) -> np.ndarray:
 
 
 _UNSIGNED = object()
+_NOT_KEPT = object()         # (Lanes._bound_parts: a node with no kept value)
 
 # mask_in computes the guards that read no loop variable once per set of guards, not once per
 # combination of loop values (the switch is for tests that compare with the general path)
@@ -283,6 +295,10 @@ KEEP_FIXED_GUARDS = True
 # stand-ins may decide (_own_truths), which each kernel (each parent Lanes) keeps apart and hands
 # the shared Lanes when it asks (the switch is for tests that compare with a Lanes per kernel)
 SHARE_WITHIN_LANES = True
+# Lanes evaluates an expression under PLACEHOLDER_ALT, and a condition under _decided_by_stand_ins'
+# spread values, with the values kept under PLACEHOLDER of its parts that read none of the unbound
+# names (the switch is for tests that compare with the general path)
+SHARE_BOUND_PARTS = True
 # Lanes._lanes_within finds a loop value's kept values through its parent's (the switch is for tests
 # that compare with the general path)
 WITHIN_THROUGH_PARENT = True
@@ -357,9 +373,43 @@ class Lanes:
                 # a name that is both unbound and a loop variable here: the stand-in replaces the
                 # loop variable's first value in this expression only, so its nodes share nothing
                 return _as_slots(sx.evaluate(expr, env), self.slots)
+            if stand_in != PLACEHOLDER and SHARE_BOUND_PARTS:
+                # the parts that read none of the missing names have the values they have under
+                # PLACEHOLDER (memory's second stand-in asks again for an address asked before)
+                nodes = self._kept.nodes[stand_in]
+                for key, value in self._bound_parts(expr, missing).items():
+                    nodes.setdefault(key, value)
         # Every node's value is now the same in each expression's environment: a node's unbound
         # names are unbound in every expression that contains it, and get the same stand-in.
         return _as_slots(sx.evaluate_shared(expr, env, self._kept.nodes[stand_in]), self.slots)
+
+    def _bound_parts(self, expr: sx.Expr, names) -> dict:
+        """{structure key: value} of the largest subtrees of expr that look up none of `names`, for
+        those whose value under PLACEHOLDER is kept: their value in any environment that differs
+        from this one's (with stand-ins) in `names` only."""
+        kept = self._kept.nodes[PLACEHOLDER]
+        parts = {}
+        stack = [expr]
+        while stack:
+            node = stack.pop()
+            if node._env_names.isdisjoint(names):
+                value = kept.get(node._key, _NOT_KEPT)
+                if value is not _NOT_KEPT:
+                    parts[node._key] = value
+            else:
+                stack.extend(node.children())
+        return parts
+
+    def _spread_evaluator(self, expr: sx.Expr, unbound: list):
+        """evaluate_per_thread(expr, spread, slots) for _decided_by_stand_ins' environments (this one
+        with `unbound` set), reusing the values kept here of the parts that read none of them;
+        None (the general evaluation) for a tree where a loop variable is one of them."""
+        if not SHARE_BOUND_PARTS or not sx.carried_names(expr).isdisjoint(unbound):
+            return None
+        parts = self._bound_parts(expr, unbound)
+        if not parts:
+            return None
+        return lambda spread: _as_slots(sx.evaluate_shared(expr, spread, dict(parts)), self.slots)
 
     def condition(self, expr: sx.Expr) -> np.ndarray | None:
         """condition_values(expr, env, slots), once per condition."""
@@ -406,7 +456,9 @@ class Lanes:
         values of the unbound scalars decide it."""
         try:
             truth = self.values(expr) != 0
-            return None if _decided_by_stand_ins(expr, self.env, unbound, truth, self.slots) else truth
+            decided = _decided_by_stand_ins(expr, self.env, unbound, truth, self.slots,
+                                            self._spread_evaluator(expr, unbound))
+            return None if decided else truth
         except UNEVALUABLE:
             return None
 
