@@ -328,11 +328,7 @@ def _mark_loop(node: LoopNode, by_conditions: dict) -> set:
             quiet = quiet and child.quiet
             continue
         names |= _OWN_CARRIED[child.kind](child.record)
-        read = by_conditions.get(child.condition_key)
-        if read is None:
-            read = by_conditions[child.condition_key] = \
-                frozenset().union(*(sx.carried_names(c.expr) for c in child.conditions))
-        names |= read
+        names |= _carried_by_conditions(child, by_conditions)
         if not child.inert:
             quiet = False
             if not (child.plain_access or child.block_barrier or child.warp_call):
@@ -411,12 +407,18 @@ def _mark_carried(nodes, by_conditions: dict | None = None) -> frozenset:
             names |= inner
         else:
             names |= _OWN_CARRIED[node.kind](node.record)
-            read = by_conditions.get(node.condition_key)
-            if read is None:
-                read = by_conditions[node.condition_key] = \
-                    frozenset().union(*(sx.carried_names(c.expr) for c in node.conditions))
-            names |= read
+            names |= _carried_by_conditions(node, by_conditions)
     return frozenset(names)
+
+
+def _carried_by_conditions(node, by_conditions: dict) -> frozenset:
+    """Loop-updated names the conditions around an event read, kept in `by_conditions` by the
+    conditions' identity (the events of one block share their condition tuples)."""
+    read = by_conditions.get(node.condition_key)
+    if read is None:
+        read = by_conditions[node.condition_key] = \
+            frozenset().union(*(sx.carried_names(c.expr) for c in node.conditions))
+    return read
 
 
 def _carried_read_by(value) -> frozenset:
