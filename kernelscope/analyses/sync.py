@@ -2300,13 +2300,13 @@ class BlockRun:
         if reason:
             self.found.divergent.setdefault((barrier.line, barrier.column),
                                             DivergentBarrier(barrier.line, barrier.column, reason))
-        for record, count, symbolic in self.exited:
-            key = (record.line, record.column)
+        for exit_, count, symbolic in self.exited:
+            key = (exit_.line, exit_.column)
             if key not in self.found.returns:
                 who = "some threads" if symbolic else f"{count} thread(s) of the block"
                 self.found.returns[key] = ReturnBeforeBarrier(
-                    record.line, record.column, barrier.line,
-                    f"{who} return at line {record.line} before the barrier at line {barrier.line}, "
+                    exit_.line, exit_.column, barrier.line,
+                    f"{who} return at line {exit_.line} before the barrier at line {barrier.line}, "
                     "which the other threads wait at")
         if barrier.kind in BLOCK_BARRIERS or barrier.kind == GRID_BARRIER:
             self.close_interval(barrier)
@@ -3345,8 +3345,8 @@ def _block_axes_read(kernel) -> set:
     expressions += [a.address for a in kernel.accesses if a.space in ("shared", "global")]
     seen: set = set()     # ids of the tuples of conditions read (statements under one `if` share theirs)
     for records in (kernel.accesses, kernel.barriers, kernel.calls):
-        for record in records:
-            conditions = record.context.conditions
+        for event in records:
+            conditions = event.context.conditions
             if conditions and id(conditions) not in seen:
                 seen.add(id(conditions))
                 expressions += [c.expr for c in conditions]
