@@ -299,6 +299,10 @@ SHARE_WITHIN_LANES = True
 # spread values, with the values kept under PLACEHOLDER of its parts that read none of the unbound
 # names (the switch is for tests that compare with the general path)
 SHARE_BOUND_PARTS = True
+# A Lanes of loop values (_lanes_within) evaluates an expression with the values its parent keeps of
+# the parts that read none of the loop variables, and hands the parent those it computes, so that the
+# next loop value finds them (the switch is for tests that compare with the general path)
+SHARE_OUTER_PARTS = True
 # Lanes._lanes_within finds a loop value's kept values through its parent's (the switch is for tests
 # that compare with the general path)
 WITHIN_THROUGH_PARENT = True
@@ -336,6 +340,9 @@ class Lanes:
         # those names, the guards that do): mask_in's part that stays for every value of the names
         self._fixed_parts: dict = {}
         self._whole_warps = None     # _fills_warps' answer, once asked
+        # for a Lanes of loop values: (the parent's node values under PLACEHOLDER, the loop variables'
+        # names), set by _lanes_within (see _evaluate_with_outer_parts)
+        self._outer = None
 
     def values(self, expr: sx.Expr, stand_in: int = PLACEHOLDER) -> np.ndarray:
         """expr's value for every slot (int64, read-only by convention); raises what UNEVALUABLE lists."""
@@ -381,7 +388,35 @@ class Lanes:
                     nodes.setdefault(key, value)
         # Every node's value is now the same in each expression's environment: a node's unbound
         # names are unbound in every expression that contains it, and get the same stand-in.
+        if self._outer is not None and stand_in == PLACEHOLDER:
+            return _as_slots(self._evaluate_with_outer_parts(expr, env), self.slots)
         return _as_slots(sx.evaluate_shared(expr, env, self._kept.nodes[stand_in]), self.slots)
+
+    def _evaluate_with_outer_parts(self, expr: sx.Expr, env: dict):
+        """evaluate_shared(expr, env, nodes under PLACEHOLDER) in a Lanes of loop values, whose
+        environment is its parent's with the loop variables set: a subtree that reads none of them
+        has the value it has in the parent (the same names, bound alike or standing in alike). The
+        largest such subtrees take the parent's kept values, and those the parent lacks are handed
+        to it once computed here, for the other loop values (the index of a stencil's neighbour
+        `(blockIdx.x * blockDim.x + threadIdx.x) + di` is computed once, not once per `di`)."""
+        outer, loop_names, parts_by_expr = self._outer
+        parts = parts_by_expr.get(expr._key)
+        if parts is None:
+            parts = parts_by_expr[expr._key] = _outer_parts(expr, loop_names)
+        nodes = self._kept.nodes[PLACEHOLDER]
+        lacking = []            # parts the parent has no value for
+        for key in parts:
+            value = outer.get(key, _NOT_KEPT)
+            if value is not _NOT_KEPT:
+                nodes.setdefault(key, value)
+            elif key not in nodes:
+                lacking.append(key)
+        value = sx.evaluate_shared(expr, env, nodes)
+        for key in lacking:
+            part = nodes.get(key, _NOT_KEPT)
+            if part is not _NOT_KEPT:
+                outer.setdefault(key, part)
+        return value
 
     def _bound_parts(self, expr: sx.Expr, names) -> dict:
         """{structure key: value} of the largest subtrees of expr that look up none of `names`, for
@@ -580,6 +615,10 @@ class Lanes:
         lanes = derived[3]
         if lanes is None or lanes.active is not self.active:
             lanes = Lanes(env, self.slots, self.active, derived[1], derived[2])
+            if SHARE_OUTER_PARTS:
+                loop_names = frozenset(changed)
+                parts_by_expr = self._kept.outer_parts.setdefault(loop_names, {})
+                lanes._outer = (self._kept.nodes[PLACEHOLDER], loop_names, parts_by_expr)
             if derived[1] is not None:
                 self._kept.within[key] = (*derived[:3], lanes if SHARE_WITHIN_LANES else None)
         # (the truths of nodes the stand-ins may decide stay this kernel's, as in a Lanes of its
@@ -627,6 +666,20 @@ class Lanes:
         return entry[1]
 
 
+def _outer_parts(expr: sx.Expr, loop_names: frozenset) -> tuple:
+    """Structure keys of the largest subtrees of expr that read none of `loop_names` and are not
+    leaves (a constant's or a name's value is found without a kept one)."""
+    parts = []
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if not node._env_names.isdisjoint(loop_names):
+            stack.extend(node.children())
+        elif type(node) is not sx.Const and type(node) is not sx.Sym:
+            parts.append(node._key)
+    return tuple(parts)
+
+
 @lru_cache(maxsize=64)
 def _all_slots(slots: int) -> np.ndarray:
     """A read-only mask of every slot, shared: the AND of no guards (np.ones costs more than its
@@ -656,6 +709,9 @@ class _Kept:
         self.judged: dict = {}   # structure key -> (truth, verdict) of others judged first here
         self.bytes: dict = {}    # id(array) -> (array, its bytes), for Lanes.as_bytes
         self.answers: dict = {}  # Lanes.kept's
+        # loop variables' names -> {structure key of an expression: _outer_parts' answer}, for the
+        # Lanes of loop values made from this environment's (Lanes._evaluate_with_outer_parts)
+        self.outer_parts: dict = {}
         self.within: dict = {}   # Lanes._lanes_within's key -> (_DROPS[0], signature, _Kept) of that environment
 
     def size(self) -> int:
