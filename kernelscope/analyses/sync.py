@@ -962,8 +962,9 @@ def _floor_divided(values: np.ndarray, divisor: int) -> np.ndarray:
 
 
 def _equal(a: np.ndarray, b: np.ndarray) -> bool:
-    """np.array_equal of two arrays, without its asarray calls and Python wrapper."""
-    return a.shape == b.shape and bool((a == b).all())
+    """np.array_equal of two arrays, without its asarray calls and Python wrapper (and without
+    `.all()`'s: no element differs, counted by the C function)."""
+    return a.shape == b.shape and not _count_nonzero(a != b)
 
 
 def _screenable(entry) -> bool:
