@@ -964,8 +964,9 @@ def _floor_divided(values: np.ndarray, divisor: int) -> np.ndarray:
 
 
 def _equal(a: np.ndarray, b: np.ndarray) -> bool:
-    """np.array_equal of two arrays, without its asarray calls and Python wrapper."""
-    return a.shape == b.shape and bool((a == b).all())
+    """np.array_equal of two arrays, without its asarray calls and Python wrapper (and without
+    `.all()`'s: no element differs, counted by the C function)."""
+    return a.shape == b.shape and not _count_nonzero(a != b)
 
 
 def _screenable(entry) -> bool:
@@ -3235,6 +3236,22 @@ def _most_lanes_on_one_address(addresses: np.ndarray, mask: np.ndarray, space: T
     return worst
 
 
+def _left_out_problem(masks: np.ndarray, space: ThreadSpace) -> str | None:
+    """`_mask_problem` when every thread of the block calls (the usual case): every lane that has not
+    exited is then present, so no mask can name an absent one, and the only problem left is a lane
+    its own mask leaves out. Saves the per-warp tables and the gathers by the calling lanes."""
+    left_out = ((masks >> space.lane) & 1) == 0
+    problems = left_out.nonzero()[0]
+    if not problems.size:
+        return None
+    first = int(problems[0])
+    return _left_out_message(int(masks[first]), int(space.lane[first]), int(space.warp[first]))
+
+
+def _left_out_message(mask: int, lane: int, warp: int) -> str:
+    return f"lane {lane} of warp {warp} calls it with mask {_hex(mask)}, which leaves it out"
+
+
 def _mask_problem(masks: np.ndarray, active: np.ndarray, alive: np.ndarray, space: ThreadSpace) -> str | None:
     """CUDA's rule for the *_sync intrinsics: each calling lane is in its mask, and every lane the mask
     names that has not exited executes the same call. Lanes past the block's end count as exited.
@@ -3243,6 +3260,8 @@ def _mask_problem(masks: np.ndarray, active: np.ndarray, alive: np.ndarray, spac
     calling = active.nonzero()[0]
     if not calling.size:
         return None
+    if calling.size == active.size:
+        return _left_out_problem(masks, space)
     bit = np.left_shift(np.int64(1), space.lane)
     present = _lanes_per_warp(np.where(active, bit, 0), space)
     waiting = _lanes_per_warp(np.where(alive, bit, 0), space) & ~present
@@ -3255,7 +3274,7 @@ def _mask_problem(masks: np.ndarray, active: np.ndarray, alive: np.ndarray, spac
     first = int(problems[0])
     mask, lane, warp = int(mask[first]), int(lane[first]), int(warp[first])
     if left_out[first]:
-        return f"lane {lane} of warp {warp} calls it with mask {_hex(mask)}, which leaves it out"
+        return _left_out_message(mask, lane, warp)
     return f"mask {_hex(mask)} names lanes {_lane_list(mask & int(waiting[warp]))} of warp {warp}, which do " \
            f"not execute this call (lanes here: {_hex(present[warp])})"
 
