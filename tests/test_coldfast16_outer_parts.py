@@ -11,8 +11,11 @@ import pytest
 
 from kernelscope import symbolic as sx
 from kernelscope.analyses import threads
-from kernelscope.analyses.threads import PLACEHOLDER, UNEVALUABLE, BlockShape, Lanes
+from kernelscope.analyses.threads import PLACEHOLDER, BlockShape, Lanes
 from project_sources import project_kernels
+from test_memfast15_bound_parts import _general as _general_under
+from test_memfast15_bound_parts import _kept as _kept_under
+from test_memfast15_bound_parts import _same
 
 CASES = [(BlockShape(256), {}), (BlockShape(16, 16), {}), (BlockShape(100), {}),
          (BlockShape(128), {"n": 4096, "N": 4096, "width": 1024})]
@@ -27,23 +30,11 @@ def _fresh_lanes(block, bindings):
 
 
 def _general(expr, env, slots):
-    try:
-        return threads.evaluate_per_thread(expr, threads.with_placeholders(expr, env, PLACEHOLDER), slots)
-    except UNEVALUABLE as exc:
-        return type(exc)
+    return _general_under(expr, env, slots, PLACEHOLDER)
 
 
 def _kept(lanes, expr):
-    try:
-        return lanes.values(expr)
-    except UNEVALUABLE as exc:
-        return type(exc)
-
-
-def _same(a, b):
-    if isinstance(a, np.ndarray) and isinstance(b, np.ndarray):
-        return a.dtype == b.dtype and np.array_equal(a, b)
-    return a is b
+    return _kept_under(lanes, expr, PLACEHOLDER)
 
 
 def _loop_guards(kernel):
