@@ -425,8 +425,12 @@ class Lanes:
         kept = self._kept.nodes[PLACEHOLDER]
         parts = {}
         stack = [expr]
-        while stack:
+        seen = set()      # structure keys visited: an expression is a DAG, and a walk of its tree
+        while stack:      # is exponential in its depth (`i = i > n ? i : i + 1;` thirty times)
             node = stack.pop()
+            if node._key in seen:
+                continue
+            seen.add(node._key)
             if node._env_names.isdisjoint(names):
                 value = kept.get(node._key, _NOT_KEPT)
                 if value is not _NOT_KEPT:
@@ -671,8 +675,12 @@ def _outer_parts(expr: sx.Expr, loop_names: frozenset) -> tuple:
     leaves (a constant's or a name's value is found without a kept one)."""
     parts = []
     stack = [expr]
+    seen = set()          # structure keys visited: each shared subtree once (see Lanes._bound_parts)
     while stack:
         node = stack.pop()
+        if node._key in seen:
+            continue
+        seen.add(node._key)
         if not node._env_names.isdisjoint(loop_names):
             stack.extend(node.children())
         elif type(node) is not sx.Const and type(node) is not sx.Sym:
