@@ -424,19 +424,10 @@ class Lanes:
         from this one's (with stand-ins) in `names` only."""
         kept = self._kept.nodes[PLACEHOLDER]
         parts = {}
-        stack = [expr]
-        seen = set()      # structure keys visited: an expression is a DAG, and a walk of its tree
-        while stack:      # is exponential in its depth (`i = i > n ? i : i + 1;` thirty times)
-            node = stack.pop()
-            if node._key in seen:
-                continue
-            seen.add(node._key)
-            if node._env_names.isdisjoint(names):
-                value = kept.get(node._key, _NOT_KEPT)
-                if value is not _NOT_KEPT:
-                    parts[node._key] = value
-            else:
-                stack.extend(node.children())
+        for node in _largest_parts_without(expr, names):
+            value = kept.get(node._key, _NOT_KEPT)
+            if value is not _NOT_KEPT:
+                parts[node._key] = value
         return parts
 
     def _spread_evaluator(self, expr: sx.Expr, unbound: list):
@@ -673,19 +664,25 @@ class Lanes:
 def _outer_parts(expr: sx.Expr, loop_names: frozenset) -> tuple:
     """Structure keys of the largest subtrees of expr that read none of `loop_names` and are not
     leaves (a constant's or a name's value is found without a kept one)."""
-    parts = []
+    return tuple(node._key for node in _largest_parts_without(expr, loop_names)
+                 if type(node) is not sx.Const and type(node) is not sx.Sym)
+
+
+def _largest_parts_without(expr: sx.Expr, names):
+    """The roots of expr's largest subtrees that look up none of `names`, each structure once: an
+    expression is a DAG, and a walk of its tree is exponential in its depth (`i = i > n ? i : i + 1;`
+    thirty times)."""
+    seen = set()          # structure keys visited
     stack = [expr]
-    seen = set()          # structure keys visited: each shared subtree once (see Lanes._bound_parts)
     while stack:
         node = stack.pop()
         if node._key in seen:
             continue
         seen.add(node._key)
-        if not node._env_names.isdisjoint(loop_names):
+        if node._env_names.isdisjoint(names):
+            yield node
+        else:
             stack.extend(node.children())
-        elif type(node) is not sx.Const and type(node) is not sx.Sym:
-            parts.append(node._key)
-    return tuple(parts)
 
 
 @lru_cache(maxsize=64)
