@@ -612,6 +612,8 @@ def forget_file_tables() -> None:
     _BINARY_NODES.clear()
     _INT_CONSTS.clear()
     _PLAIN_SYMS.clear()
+    _LOOP_SYMS.clear()
+    _TEXTS.clear()
 
 
 def _union(a: frozenset, b: frozenset) -> frozenset:
@@ -880,6 +882,50 @@ def shared_sym(name: str) -> Sym:
         if len(_PLAIN_SYMS) < _MAX_PLAIN_SYMS:
             _PLAIN_SYMS[name] = known
     return known
+
+
+# Loop-carried names (a Sym with a default, which the front end makes for every variable a loop
+# assigns): one Sym per (name, default's structure, varying) for one file, as shared_sym keeps one
+# per plain name. Kernels of a file start their loops alike (`for (int i = 0; ...)`, `sum = 0.0f`),
+# and such a Sym costs a _measure, three joins and an interned structure to build.
+_LOOP_SYMS: dict = {}
+_MAX_LOOP_SYMS = 1 << 14
+
+
+def shared_loop_sym(name: str, default: Expr, varying: bool) -> Sym:
+    """Sym(name, default, varying), the one built before with the same name, varying and default
+    structure. Shared only for defaults of the classes whose structure key tells them apart
+    (_SHAREABLE, as shared_binary); any other default gets a Sym of its own."""
+    if default.__class__ not in _SHAREABLE:
+        return Sym(name, default, varying)
+    signature = (name, default._key, varying)
+    known = _LOOP_SYMS.get(signature)
+    if known is None:
+        known = Sym(name, default, varying)
+        if len(_LOOP_SYMS) < _MAX_LOOP_SYMS:
+            _LOOP_SYMS[signature] = known
+    return known
+
+
+# str(node) by structure key, for one file: the front end names a field of a value by its
+# expression's text (`s.x`, `s.y`, ... of one float4 each print the same tree), and __str__
+# recurses over the whole tree. Equal keys print alike (a key interns the kind, the name, text
+# or constant and the operands' keys), for the classes whose key tells them apart (_SHAREABLE).
+_TEXTS: dict = {}
+_MAX_TEXTS = 1 << 14
+
+
+def text_of(node: Expr) -> str:
+    """str(node), kept by its structure key."""
+    if node.__class__ not in _SHAREABLE:
+        return str(node)
+    key = node._key
+    text = _TEXTS.get(key)
+    if text is None:
+        text = str(node)
+        if len(_TEXTS) < _MAX_TEXTS:
+            _TEXTS[key] = text
+    return text
 
 
 _INT64_LIMIT = 1 << 63

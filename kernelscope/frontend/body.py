@@ -587,13 +587,13 @@ class Walker:
                 continue
             varying = old.expr.thread_dependent or _updates_thread_dependent(name, values, self)
             if old.pointer is not None:
-                offset = sx.Sym(f"{name}@off", default=old.pointer.offset, varying=varying)
+                offset = sx.shared_loop_sym(f"{name}@off", old.pointer.offset, varying)
                 self.env[name] = Value(old.expr, old.ctype, old.pointer.moved(offset, old.pointer.dims))
             elif old.dims is None:
-                self.env[name] = Value(sx.Sym(name, default=old.expr, varying=varying), old.ctype)
+                self.env[name] = Value(sx.shared_loop_sym(name, old.expr, varying), old.ctype)
         if var and var in self.env and var not in assigned:
             old = self.env[var]
-            self.env[var] = Value(sx.Sym(var, default=old.expr, varying=old.expr.thread_dependent), old.ctype)
+            self.env[var] = Value(sx.shared_loop_sym(var, old.expr, old.expr.thread_dependent), old.ctype)
         return assigned
 
     def stmt_return_statement(self, node) -> None:
@@ -753,7 +753,7 @@ class Walker:
             return Value(base.dims["xyz".index(field_name)], "unsigned int")
         struct_field = self.types.field(base.ctype or "", field_name) if operator == "." else None
         ctype = struct_field.type_name if struct_field else None
-        return Value(sx.Opaque(f"{base.expr}.{field_name}", (base.expr,)), ctype)
+        return Value(sx.Opaque(f"{sx.text_of(base.expr)}.{field_name}", (base.expr,)), ctype)
 
     def expr_subscript_expression(self, node, depth, whole_struct=False) -> Value:
         location = self.lvalue(node)
