@@ -1760,18 +1760,34 @@ class AssignmentIndex:
     def __init__(self, source: str):
         self._source = source           # the parsed text (ASCII: byte offsets are string offsets)
         self._at: dict = {}             # operator's end offset -> (variable, value node) or None
+        # the last range whose text was searched: (start, end, [(operator's start, its end,
+        # (variable, value node))] for the assignments found there)
+        self._searched: tuple = (0, -1, [])
 
     def within(self, node) -> list:
         """(variable, its new value's node or None for an update) for every assignment and update
-        of a plain variable under `node` (a tree without errors), in text order."""
+        of a plain variable under `node` (a tree without errors), in text order. A range inside
+        the last one searched (a loop nested in the loop asked before, or its body) takes the
+        assignments found there whose operators lie in it, without a search of its own: the same
+        ones (a search of its own starting inside a run of `+` or `-` pairs the run's characters
+        otherwise, but the tree accepts only the operator tokens, which the search from the
+        run's start pairs alike; tests/test_walkfast17_within.py)."""
+        start, end = node.start_byte, node.end_byte
+        searched_start, searched_end, assignments = self._searched
+        if searched_start <= start and end <= searched_end:
+            return [assignment for first, last, assignment in assignments if first >= start and last <= end]
+        source = self._source
         found = []
+        kept = []
         at = self._at
-        for end in self._operator_ends(node.start_byte, node.end_byte):
-            assignment = at.get(end, _MISSING)
+        for operator_end in self._operator_ends(start, end):
+            assignment = at.get(operator_end, _MISSING)
             if assignment is _MISSING:
-                assignment = at[end] = self._assignment_ending(node, end)
+                assignment = at[operator_end] = self._assignment_ending(node, operator_end)
             if assignment is not None:
                 found.append(assignment)
+                kept.append((operator_end - (1 if source[operator_end - 1] == "=" else 2), operator_end, assignment))
+        self._searched = (start, end, kept)
         return found
 
     def _operator_ends(self, start: int, end: int) -> list:
