@@ -930,7 +930,7 @@ def _touched_cells(reached: np.ndarray, number: np.ndarray) -> tuple:
     """(flat indices, trips, threads) of the cells of a batch entry's (trip, thread) table that a
     thread reaches in a trip inside some interval (`number` >= 0), in row-major order (see
     `BlockRun.screens_for`)."""
-    if number.size and number.min() >= 0:
+    if number.size and not _count_nonzero(number < 0):
         touch = reached.ravel().nonzero()[0]    # (every trip is in an interval: no mask to apply)
     else:
         touch = (reached & (number >= 0)[:, None]).ravel().nonzero()[0]
@@ -976,6 +976,10 @@ def _screenable(entry) -> bool:
     return event.plain_access and addresses is not None and (event.record.space == "shared" or _certain(unknown))
 _NOTHING = frozenset()
 _INT64 = np.dtype(np.int64)
+# reductions called as the ufuncs' own methods: ndarray.min/max/any/all go through a Python wrapper
+# (numpy/_core/_methods.py) first, most of the cost of reducing a block's few hundred elements
+_MINIMUM, _MAXIMUM = np.minimum.reduce, np.maximum.reduce
+_ANY, _ALL = np.logical_or.reduce, np.logical_and.reduce
 
 
 def _names_read(expressions):
@@ -1927,7 +1931,7 @@ class BlockRun:
             if entry is None:
                 mask, unknown = self.batched_condition_mask(event.conditions, env, shape, forgotten)
                 reached = live if mask is None else live & mask
-                entry = masks[event.condition_key] = (reached, unknown, reached.any(axis=1))
+                entry = masks[event.condition_key] = (reached, unknown, _ANY(reached, axis=1))
             reached, unknown, nonempty = entry
             plan.append((event, addresses, reached, unknown, nonempty))
         return plan
@@ -2263,14 +2267,14 @@ class BlockRun:
         granule = self.granules.get(access.array, 4)
         pieces = _pieces(access, granule)
         count, size = reached.shape
-        full = reached.all(axis=1)
+        full = _ALL(reached, axis=1)
         threads = _every_thread(size)
         if pieces == 1:
             words = addresses // granule
         else:
             words = ((addresses[:, :, None] + granule * np.arange(pieces)) // granule).reshape(count, -1)
             threads = np.repeat(threads, pieces)
-        rising = (words[:, 1:] > words[:, :-1]).all(axis=1) if words.shape[1] > 1 else np.zeros(count, dtype=bool)
+        rising = _ALL(words[:, 1:] > words[:, :-1], axis=1) if words.shape[1] > 1 else np.zeros(count, dtype=bool)
         rows: list = [None] * count
         for trip in (full & nonempty).nonzero()[0].tolist():
             row = words[trip]
@@ -2691,8 +2695,8 @@ DENSE_SPAN = 1 << 16
 
 def _dense_slots(words: np.ndarray):
     """(words as offsets into a scratch array, its length), or None when they span too far."""
-    low = int(words.min())
-    span = int(words.max()) - low + 1
+    low = int(_MINIMUM(words))
+    span = int(_MAXIMUM(words)) - low + 1
     if span > max(DENSE_SPAN, 4 * words.size):
         return None
     return words - low, span
