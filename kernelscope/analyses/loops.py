@@ -100,7 +100,7 @@ def executed_iterations(loop, env: dict, value_of, alive: np.ndarray, everyone: 
     if start is None or step is None:
         return None, False
     # a bound that does not read the counter has one value for every iteration
-    fixed = not isinstance(loop.bound, sx.Expr) or loop.var not in loop.bound.symbols()
+    fixed = not isinstance(loop.bound, sx.Expr) or loop.var not in loop.bound._symbols     # (its slot)
     bound = value_of(loop.bound, env) if loop.bound is not None and fixed else None
     if fixed and PER_THREAD_STEPS:
         stepped = _per_thread_steps(loop, start, step, operator, bound, alive, limit, note)

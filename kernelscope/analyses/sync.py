@@ -549,13 +549,31 @@ class Memo:
         _ABSENTs, whether it reads blockIdx). The varying names are in any order: it is the same for
         every look-up of `what`, the only thing the key needs."""
         if isinstance(what, sx.Expr):       # (most: an address, a condition or a lane mask)
-            names = None if what.has_load() else what.symbols()
+            # (the node's slots, read without the method calls: every node has them)
+            names = None if what._has_load else what._symbols
+        elif type(what) is tuple:           # conditions: `_names_read` of their expressions, inline
+            names = _conditions_read(what)
         else:
             names = _names_read(_expressions_of(what))
         if names is None:
             return what, None, None, False
         changing = tuple(self.varying.intersection(names))
-        return what, changing, (_ABSENT,) * len(changing), not _BLOCK_INDEX.isdisjoint(names)
+        absent = _ABSENTS[len(changing)] if len(changing) < len(_ABSENTS) else (_ABSENT,) * len(changing)
+        return what, changing, absent, not _BLOCK_INDEX.isdisjoint(names)
+
+
+def _conditions_read(conditions: tuple):
+    """`_names_read(_expressions_of(conditions))` for a tuple of conditions, without the tuple of
+    their expressions and the calls: `Memo.reading` asks it of every tuple a block meets."""
+    names: set = set()
+    for condition in conditions:
+        expr = condition.expr
+        if expr is None:
+            continue
+        if not isinstance(expr, sx.Expr) or expr._has_load:
+            return None
+        names |= expr._symbols
+    return names
 
 
 def _expressions_of(what) -> tuple:
@@ -668,6 +686,7 @@ def varying_names(tree) -> frozenset:
 
 
 _ABSENT = object()
+_ABSENTS = [(_ABSENT,) * n for n in range(16)]     # (_ABSENT,) * n, made once (see `Memo.reading`)
 
 
 def _idle_candidates(node: LoopNode) -> tuple | None:
@@ -989,9 +1008,9 @@ def _names_read(expressions):
     for expr in expressions:
         if expr is None:
             continue
-        if not isinstance(expr, sx.Expr) or expr.has_load():
+        if not isinstance(expr, sx.Expr) or expr._has_load:    # (the slots: see `Memo.reading`)
             return None
-        names |= expr.symbols()
+        names |= expr._symbols
     return names
 
 
@@ -2115,20 +2134,20 @@ class BlockRun:
         evaluation reaches depends on which names are bound, not on their values, so it fails again
         (a condition on an unbound size in a loop would otherwise raise once per iteration, and once
         more in every block and every kernel that builds it alike: see `UnboundFailures`)."""
-        if not isinstance(expr, sx.Expr) or expr.has_load():
+        if not isinstance(expr, sx.Expr) or expr._has_load:    # (slots read directly: see `Memo.reading`)
             return per_thread(expr, env, self.space.size)
         failed = self.unbound.get(expr._key)
         if failed is not None:
             # (a frozenset's difference with a dict looks its few names up in the dict; `- env.keys()`
             # went through every name of the environment)
-            missing = expr.symbols().difference(env)
+            missing = expr._symbols.difference(env)
             if missing in failed:
                 self.unbound_for_good(expr, missing)
                 return None
         try:
             value = expr.evaluate(env)
         except sx.Unbound:
-            missing = expr.symbols().difference(env)
+            missing = expr._symbols.difference(env)
             self.unbound.add(expr._key, missing)
             self.unbound_for_good(expr, missing)
             return None
