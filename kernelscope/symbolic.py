@@ -930,6 +930,17 @@ def text_of(node: Expr) -> str:
 
 _INT64_LIMIT = 1 << 63
 
+# np.count_nonzero(a) without an axis, the C function behind its Python layers (as
+# analyses/threads.py takes it): `not _count_nonzero(a < 0)` asks whether an array has no negative
+# element for about half of what `a.min() >= 0` costs through ndarray.min's Python wrapper
+try:    # numpy >= 2
+    from numpy._core.multiarray import count_nonzero as _count_nonzero
+except ImportError:
+    try:    # numpy 1.x
+        from numpy.core.multiarray import count_nonzero as _count_nonzero
+    except ImportError:
+        _count_nonzero = np.count_nonzero
+
 
 def _c_divide(a, b):
     """C integer division truncates toward zero (numpy's // floors)."""
@@ -938,7 +949,7 @@ def _c_divide(a, b):
     if _by_positive_int(a, b):
         # the usual case (`tid / 32`): what the general path does; for lanes that are never
         # negative (thread indices, offsets from them) numpy's floor is the truncation
-        if a.min() >= 0:
+        if not _count_nonzero(a < 0):
             return a // b
         quotient = np.abs(a) // b
         return np.where(a < 0, -quotient, quotient)
@@ -961,7 +972,7 @@ def c_int_divide(a: int, b: int) -> int:
 
 
 def _c_modulo(a, b):
-    if _by_positive_int(a, b) and a.min() >= 0:
+    if _by_positive_int(a, b) and not _count_nonzero(a < 0):
         return a % b                       # (C's and numpy's remainders agree there)
     return a - _c_divide(a, b) * b
 

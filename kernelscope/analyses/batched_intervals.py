@@ -48,8 +48,8 @@ def intervals_sharing_a_word(intervals: np.ndarray, words: np.ndarray, threads: 
     shared = np.zeros(count, dtype=bool)
     if words.size < 2:
         return shared
-    low = int(words.min())
-    span = int(words.max()) - low + 1
+    low = int(np.minimum.reduce(words))     # (the ufunc's method: ndarray.min adds a Python wrapper)
+    span = int(np.maximum.reduce(words)) - low + 1
     if span * count <= max(DENSE_SLOTS, 4 * words.size):
         slots = intervals * span + (words - low)
         # each slot remembers one thread that touched it (whichever was written last); a touch by

@@ -25,6 +25,7 @@ import operator as ops      # (`operator` names a loop's update in the functions
 import numpy as np
 
 from kernelscope import symbolic as sx
+from kernelscope.symbolic import _count_nonzero     # (np.count_nonzero without an axis, in C)
 
 COUNTED_LIMIT = 4096      # iterations simulated for a trip count; more: the count is unknown
 EXECUTED_LIMIT = 64       # iterations executed per loop before the rest is assumed to repeat the pattern
@@ -99,7 +100,7 @@ def executed_iterations(loop, env: dict, value_of, alive: np.ndarray, everyone: 
     if start is None or step is None:
         return None, False
     # a bound that does not read the counter has one value for every iteration
-    fixed = not isinstance(loop.bound, sx.Expr) or loop.var not in loop.bound.symbols()
+    fixed = not isinstance(loop.bound, sx.Expr) or loop.var not in loop.bound._symbols     # (its slot)
     bound = value_of(loop.bound, env) if loop.bound is not None and fixed else None
     if fixed and PER_THREAD_STEPS:
         stepped = _per_thread_steps(loop, start, step, operator, bound, alive, limit, note)
@@ -135,10 +136,10 @@ def executed_iterations(loop, env: dict, value_of, alive: np.ndarray, everyone: 
                 active = still if active is everyone else active & still
             if active is everyone:
                 if nobody_alive is None:
-                    nobody_alive = not np.count_nonzero(alive)
+                    nobody_alive = not _count_nonzero(alive)
                 if nobody_alive:
                     break
-            elif not np.count_nonzero(active & alive):
+            elif not _count_nonzero(active & alive):
                 break
         if trip == limit:
             note(f"loop at line {loop.line}: cut after {limit} iterations")
@@ -186,7 +187,7 @@ def _scalar_steps(loop, start, step, operator: str, bound, alive: np.ndarray, ev
     for trip in range(limit + 1):
         if not test(value, bound):
             break
-        if trip == 0 and not np.count_nonzero(alive):
+        if trip == 0 and not _count_nonzero(alive):
             break
         if trip == limit:
             note(f"loop at line {loop.line}: cut after {limit} iterations")

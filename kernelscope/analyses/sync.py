@@ -549,13 +549,31 @@ class Memo:
         _ABSENTs, whether it reads blockIdx). The varying names are in any order: it is the same for
         every look-up of `what`, the only thing the key needs."""
         if isinstance(what, sx.Expr):       # (most: an address, a condition or a lane mask)
-            names = None if what.has_load() else what.symbols()
+            # (the node's slots, read without the method calls: every node has them)
+            names = None if what._has_load else what._symbols
+        elif type(what) is tuple:           # conditions: `_names_read` of their expressions, inline
+            names = _conditions_read(what)
         else:
             names = _names_read(_expressions_of(what))
         if names is None:
             return what, None, None, False
         changing = tuple(self.varying.intersection(names))
-        return what, changing, (_ABSENT,) * len(changing), not _BLOCK_INDEX.isdisjoint(names)
+        absent = _ABSENTS[len(changing)] if len(changing) < len(_ABSENTS) else (_ABSENT,) * len(changing)
+        return what, changing, absent, not _BLOCK_INDEX.isdisjoint(names)
+
+
+def _conditions_read(conditions: tuple):
+    """`_names_read(_expressions_of(conditions))` for a tuple of conditions, without the tuple of
+    their expressions and the calls: `Memo.reading` asks it of every tuple a block meets."""
+    names: set = set()
+    for condition in conditions:
+        expr = condition.expr
+        if expr is None:
+            continue
+        if not isinstance(expr, sx.Expr) or expr._has_load:
+            return None
+        names |= expr._symbols
+    return names
 
 
 def _expressions_of(what) -> tuple:
@@ -668,6 +686,7 @@ def varying_names(tree) -> frozenset:
 
 
 _ABSENT = object()
+_ABSENTS = [(_ABSENT,) * n for n in range(16)]     # (_ABSENT,) * n, made once (see `Memo.reading`)
 
 
 def _idle_candidates(node: LoopNode) -> tuple | None:
@@ -930,7 +949,7 @@ def _touched_cells(reached: np.ndarray, number: np.ndarray) -> tuple:
     """(flat indices, trips, threads) of the cells of a batch entry's (trip, thread) table that a
     thread reaches in a trip inside some interval (`number` >= 0), in row-major order (see
     `BlockRun.screens_for`)."""
-    if number.size and number.min() >= 0:
+    if number.size and not _count_nonzero(number < 0):
         touch = reached.ravel().nonzero()[0]    # (every trip is in an interval: no mask to apply)
     else:
         touch = (reached & (number >= 0)[:, None]).ravel().nonzero()[0]
@@ -976,6 +995,10 @@ def _screenable(entry) -> bool:
     return event.plain_access and addresses is not None and (event.record.space == "shared" or _certain(unknown))
 _NOTHING = frozenset()
 _INT64 = np.dtype(np.int64)
+# reductions called as the ufuncs' own methods: ndarray.min/max/any/all go through a Python wrapper
+# (numpy/_core/_methods.py) first, most of the cost of reducing a block's few hundred elements
+_MINIMUM, _MAXIMUM = np.minimum.reduce, np.maximum.reduce
+_ANY, _ALL = np.logical_or.reduce, np.logical_and.reduce
 
 
 def _names_read(expressions):
@@ -985,9 +1008,9 @@ def _names_read(expressions):
     for expr in expressions:
         if expr is None:
             continue
-        if not isinstance(expr, sx.Expr) or expr.has_load():
+        if not isinstance(expr, sx.Expr) or expr._has_load:    # (the slots: see `Memo.reading`)
             return None
-        names |= expr.symbols()
+        names |= expr._symbols
     return names
 
 
@@ -1927,7 +1950,7 @@ class BlockRun:
             if entry is None:
                 mask, unknown = self.batched_condition_mask(event.conditions, env, shape, forgotten)
                 reached = live if mask is None else live & mask
-                entry = masks[event.condition_key] = (reached, unknown, reached.any(axis=1))
+                entry = masks[event.condition_key] = (reached, unknown, _ANY(reached, axis=1))
             reached, unknown, nonempty = entry
             plan.append((event, addresses, reached, unknown, nonempty))
         return plan
@@ -2111,20 +2134,20 @@ class BlockRun:
         evaluation reaches depends on which names are bound, not on their values, so it fails again
         (a condition on an unbound size in a loop would otherwise raise once per iteration, and once
         more in every block and every kernel that builds it alike: see `UnboundFailures`)."""
-        if not isinstance(expr, sx.Expr) or expr.has_load():
+        if not isinstance(expr, sx.Expr) or expr._has_load:    # (slots read directly: see `Memo.reading`)
             return per_thread(expr, env, self.space.size)
         failed = self.unbound.get(expr._key)
         if failed is not None:
             # (a frozenset's difference with a dict looks its few names up in the dict; `- env.keys()`
             # went through every name of the environment)
-            missing = expr.symbols().difference(env)
+            missing = expr._symbols.difference(env)
             if missing in failed:
                 self.unbound_for_good(expr, missing)
                 return None
         try:
             value = expr.evaluate(env)
         except sx.Unbound:
-            missing = expr.symbols().difference(env)
+            missing = expr._symbols.difference(env)
             self.unbound.add(expr._key, missing)
             self.unbound_for_good(expr, missing)
             return None
@@ -2263,14 +2286,14 @@ class BlockRun:
         granule = self.granules.get(access.array, 4)
         pieces = _pieces(access, granule)
         count, size = reached.shape
-        full = reached.all(axis=1)
+        full = _ALL(reached, axis=1)
         threads = _every_thread(size)
         if pieces == 1:
             words = addresses // granule
         else:
             words = ((addresses[:, :, None] + granule * np.arange(pieces)) // granule).reshape(count, -1)
             threads = np.repeat(threads, pieces)
-        rising = (words[:, 1:] > words[:, :-1]).all(axis=1) if words.shape[1] > 1 else np.zeros(count, dtype=bool)
+        rising = _ALL(words[:, 1:] > words[:, :-1], axis=1) if words.shape[1] > 1 else np.zeros(count, dtype=bool)
         rows: list = [None] * count
         for trip in (full & nonempty).nonzero()[0].tolist():
             row = words[trip]
@@ -2691,8 +2714,8 @@ DENSE_SPAN = 1 << 16
 
 def _dense_slots(words: np.ndarray):
     """(words as offsets into a scratch array, its length), or None when they span too far."""
-    low = int(words.min())
-    span = int(words.max()) - low + 1
+    low = int(_MINIMUM(words))
+    span = int(_MAXIMUM(words)) - low + 1
     if span > max(DENSE_SPAN, 4 * words.size):
         return None
     return words - low, span
