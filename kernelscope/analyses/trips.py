@@ -270,10 +270,52 @@ class ExecWeights:
             return entry[1]
         key = (tuple(map(id, context.conditions)), tuple(map(id, context.loops)))
         if key not in self._executions:
-            self._executions[key] = self._count_executions(context)
+            self._executions[key] = self._kept_count(context)
         count = self._executions[key]
         self._by_context[id(context)] = (context, count)
         return count
+
+    def _kept_count(self, context):
+        """_count_executions(context), kept with the environment's values for every context built
+        alike (in every kernel of an equal environment) where every guard's truth is kept by
+        structure (at most one name the environment lacks: Lanes.condition judges no stand-ins
+        for it, whose verdict may differ between kernels). What the count reads of a context is its
+        guards' structures, negations and arms, and its loops' variables, comparisons, updates,
+        expression structures and thread dependence (_count_key)."""
+        if not KEEP_COUNTS:
+            return self._count_executions(context)
+        key = self._count_key(context)
+        if key is None:
+            return self._count_executions(context)
+        count = self.lanes.answers.get(key, _NOT_KEPT)
+        if count is _NOT_KEPT:
+            env = self.env
+            if all(len(free_names(c.expr).difference(env)) <= 1 for c in context.conditions):
+                count = self.lanes.kept(key, lambda: self._count_executions(context))
+            else:
+                # (the same for every context of this key: its guards read the same names)
+                count = self.lanes.kept(key, lambda: _NOT_SHARED)
+        if count is _NOT_SHARED:
+            return self._count_executions(context)
+        return count
+
+    def _count_key(self, context):
+        """_kept_count's key; None for a loop part that is neither an expression nor missing."""
+        loops = []
+        for loop in context.loops:
+            parts = []
+            for part in (loop.start, loop.bound, loop.step):
+                if part is None:
+                    parts.append(None)
+                elif isinstance(part, Expr):
+                    parts.append(part._key)
+                else:
+                    return None
+            loops.append((loop.var, loop.compare, loop.step_op, loop.thread_dependent, *parts))
+        if self._active_bytes is None:
+            self._active_bytes = self.active.tobytes()
+        return ("executions", self._active_bytes,
+                tuple([(c.expr._key, c.negated, c.exclusive) for c in context.conditions]), tuple(loops))
 
     def _count_executions(self, context):
         """Mean times a thread of the block executes a statement in `context`, counting only
@@ -298,7 +340,8 @@ class ExecWeights:
         involved = [loop for loop in context.loops
                     if loop.var and any(loop.var in c.expr.symbols() for c in loop_conditions)
                     and not loop.thread_dependent]
-        total = self._loop_share_sum(involved, conditions)
+        budget = [MAX_COMBINATIONS]
+        total = self._sum_over_loop_values(involved, self.env, conditions, budget, [loop.var for loop in involved], {})
         if total is None:
             return None
         for loop in context.loops:
@@ -309,51 +352,6 @@ class ExecWeights:
                 return None
             total *= count
         return total * undecided
-
-    def _loop_share_sum(self, involved, conditions):
-        """_sum_over_loop_values over every value combination of the `involved` loops, from the start.
-        What it reads is the environment, the guards' structures and negations and the loops'
-        variables, comparisons, updates and expression structures: where every guard's truth is
-        kept by structure (at most one name the environment lacks, so no per-kernel verdict of the
-        stand-ins takes part: Lanes.condition), the sum is kept with the environment's values for
-        every context built alike, in every kernel of an equal environment (a reduction's
-        `if (t < s)` inside `for (s = ...; s > 0; s >>= 1)` in each kernel that reduces alike)."""
-        if not KEEP_LOOP_SHARES:
-            return self._summed_over_loop_values(involved, conditions)
-        key = self._loop_share_key(involved, conditions)
-        if key is None:
-            return self._summed_over_loop_values(involved, conditions)
-        answers = self.lanes.answers
-        total = answers.get(key, _NOT_KEPT)
-        if total is _NOT_KEPT:
-            env = self.env
-            if all(len(free_names(c.expr).difference(env)) <= 1 for c in conditions):
-                total = self.lanes.kept(key, lambda: self._summed_over_loop_values(involved, conditions))
-            else:
-                # (the same for every context of this key: its guards read the same names)
-                total = self.lanes.kept(key, lambda: _NOT_SHARED)
-        if total is _NOT_SHARED:
-            return self._summed_over_loop_values(involved, conditions)
-        return total
-
-    def _loop_share_key(self, involved, conditions):
-        """_loop_share_sum's key: the active slots, each guard's structure and negation, and each
-        involved loop's variable, comparison, update and expressions' structures; None for a loop
-        whose start, bound or step is not an expression."""
-        loops = []
-        for loop in involved:
-            parts = (loop.start, loop.bound, loop.step)
-            if not all(isinstance(part, Expr) for part in parts):
-                return None
-            loops.append((loop.var, loop.compare, loop.step_op, parts[0]._key, parts[1]._key, parts[2]._key))
-        if self._active_bytes is None:
-            self._active_bytes = self.active.tobytes()
-        return ("loop shares", self._active_bytes, tuple([(c.expr._key, c.negated) for c in conditions]),
-                tuple(loops))
-
-    def _summed_over_loop_values(self, involved, conditions):
-        return self._sum_over_loop_values(involved, self.env, conditions, [MAX_COMBINATIONS],
-                                          [loop.var for loop in involved], {})
 
     def _sum_over_loop_values(self, loops, env, conditions, budget, names, changed):
         """Sum over every value combination of the uniform `loops` (outermost first, so an inner
@@ -445,9 +443,9 @@ class ExecWeights:
         return None, "*".join(symbolic)
 
 
-# _count_executions keeps the sums over loop values of guards whose truths are kept by structure, per
-# environment (the switch is for tests that compare with the general path)
-KEEP_LOOP_SHARES = True
+# ExecWeights.executions keeps the counts of contexts whose guards' truths are kept by structure, per
+# environment (_kept_count; the switch is for tests that compare with the general path)
+KEEP_COUNTS = True
 _NOT_KEPT = object()        # what no kept answer is
 _NOT_SHARED = object()      # kept for a key whose guards' truths are not all kept by structure
 
