@@ -281,10 +281,10 @@ class ExecWeights:
         structure (at most one name the environment lacks: Lanes.condition judges no stand-ins
         for it, whose verdict may differ between kernels). What the count reads of a context is its
         guards' structures, negations and arms, and its loops' variables, comparisons, updates,
-        expression structures and thread dependence (_count_key)."""
+        expression structures and thread dependence (count_key)."""
         if not KEEP_COUNTS:
             return self._count_executions(context)
-        key = self._count_key(context)
+        key = self.count_key(context)
         if key is None:
             return self._count_executions(context)
         count = self.lanes.answers.get(key, _NOT_KEPT)
@@ -299,8 +299,11 @@ class ExecWeights:
             return self._count_executions(context)
         return count
 
-    def _count_key(self, context):
-        """_kept_count's key; None for a loop part that is neither an expression nor missing."""
+    def count_key(self, context):
+        """_kept_count's key (the memory analysis keeps an access's settings by it too): the active
+        slots, the guards' structures, negations and arms, and the loops' variables, comparisons,
+        updates, expressions' structures and thread dependence; None for a loop part that is
+        neither an expression nor missing."""
         loops = []
         for loop in context.loops:
             parts = []
