@@ -1,0 +1,101 @@
+"""restfast15: memory's _AccessSettings keeps an access's settings (mask, its bytes, exec and averaging
+weights) with the environment's values by ExecWeights.count_key, where its guards have at most one
+name the environment lacks and its weight is a number. Compared with the general path
+(SHARE_ACCESS_SETTINGS off) on every kernel of the project, in block shapes that fill their warps or
+not, with and without bound sizes; on copies whose weights are symbolic (they name their loops'
+lines, so they are never shared); and on guards over two unbound names."""
+import pytest
+
+from kernelscope.analyses import memory
+from kernelscope.analyses.threads import BlockShape, shared_launch, thread_env, active_slots
+from kernelscope.analyses.trips import ExecWeights
+from kernelscope.frontend.parse import parse_file
+from kernelscope.symbolic import free_names
+from project_sources import project_kernels
+
+CASES = [(BlockShape(256), {}), (BlockShape(100), {}), (BlockShape(128), {"n": 4096, "N": 4096, "steps": 8}),
+         (BlockShape(16, 16), {})]
+
+
+def _results(kernels, block, bindings, shared: bool):
+    """Each kernel's access results; `shared`: on one signed environment (as analyze does), else
+    each on its own unsigned one (nothing kept is shared between kernels)."""
+    results = []
+    for kernel in kernels:
+        if shared:
+            env, signature, slots, active = shared_launch(block, None, dict(bindings))
+            weights = ExecWeights(env, slots, active, signature)
+        else:
+            weights = ExecWeights(thread_env(block, None, dict(bindings)), block.slots, active_slots(block), None)
+        results.append(memory.analyze(kernel, block, bindings, None, weights).accesses)
+    return results
+
+
+def _shared_answers(monkeypatch) -> list:
+    """The contexts whose settings _AccessSettings took from a kept answer (not computed)."""
+    hits = []
+    computing = [0]
+    settings, shared = memory._AccessSettings._settings, memory._AccessSettings._shared
+
+    def counting(self, context, weight_context):
+        computing[0] += 1
+        return settings(self, context, weight_context)
+
+    def watching(self, context, weight_context):
+        before = computing[0]
+        answer = shared(self, context, weight_context)
+        if answer is not None and computing[0] == before:
+            hits.append(context)
+        return answer
+    monkeypatch.setattr(memory._AccessSettings, "_settings", counting)
+    monkeypatch.setattr(memory._AccessSettings, "_shared", watching)
+    return hits
+
+
+@pytest.mark.parametrize("block,bindings", CASES, ids=[f"{b}-{len(v)}" for b, v in CASES])
+def test_settings_are_the_general_paths(monkeypatch, block, bindings):
+    kernels = list(project_kernels())
+    monkeypatch.setattr(memory, "SHARE_ACCESS_SETTINGS", False)
+    general = _results(kernels, block, bindings, shared=False)
+    monkeypatch.setattr(memory, "SHARE_ACCESS_SETTINGS", True)
+    hits = _shared_answers(monkeypatch)
+    assert _results(kernels, block, bindings, shared=True) == general
+    assert _results(kernels, block, bindings, shared=True) == general
+    assert len(hits) > 200         # kept settings were really used
+
+
+SYMBOLIC = r"""
+__global__ void rows(float* out, const float* in, int ny) {
+    int t = threadIdx.x;
+    float acc = 0.0f;
+    for (int j = 0; j < ny; ++j) { acc += in[j * 256 + t]; }
+    out[t] = acc;
+}
+"""
+
+TWO_UNBOUND = r"""
+__global__ void two(float* out, const float* in, int n, int m) {
+    int t = threadIdx.x;
+    if (t < n && t < m) { out[t] = in[t]; }
+    if (t < n) { out[t + 1] = in[t + 1]; }
+}
+"""
+
+
+@pytest.mark.parametrize("source,names", [(SYMBOLIC, ("rows", "rows_again")), (TWO_UNBOUND, ("two", "two_again"))],
+                         ids=["symbolic-weights", "two-unbound"])
+def test_copies_share_only_what_holds_for_both(monkeypatch, source, names):
+    # the copy lies on other lines: a symbolic weight names them
+    text = source + "\n\n" + source.replace(names[0] + "(", names[1] + "(")
+    kernels = parse_file(text, "copies.cu").kernels
+    block = BlockShape(256)
+    monkeypatch.setattr(memory, "SHARE_ACCESS_SETTINGS", False)
+    general = _results(kernels, block, {}, shared=False)
+    monkeypatch.setattr(memory, "SHARE_ACCESS_SETTINGS", True)
+    hits = _shared_answers(monkeypatch)
+    assert _results(kernels, block, {}, shared=True) == general
+    assert [a.exec_weight for a in general[0]] != [a.exec_weight for a in general[1]] or names[0] == "two"
+    for context in hits:
+        # never a loop of unknown trips (symbolic weight) nor a guard over n and m
+        assert not context.loops
+        assert not any({"n", "m"} <= free_names(c.expr) for c in context.conditions)
