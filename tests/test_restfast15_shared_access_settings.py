@@ -1,7 +1,8 @@
 """restfast15: memory's _AccessSettings keeps an access's settings (mask, its bytes, exec and averaging
 weights) with the environment's values by ExecWeights.count_key, where its guards have at most one
-name the environment lacks and its weight is a number. Compared with the general path
-(SHARE_ACCESS_SETTINGS off) on every kernel of the project, in block shapes that fill their warps or
+name the environment lacks and its weight is a number; _MaskBytes keeps a guard list's active slots
+and their bytes by the guards' structures, where they have at most one such name. Compared with the
+general path (SHARE_ACCESS_SETTINGS and SHARE_MASK_BYTES off) on every kernel of the project, in block shapes that fill their warps or
 not, with and without bound sizes; on copies whose weights are symbolic (they name their loops'
 lines, so they are never shared); and on guards over two unbound names."""
 import pytest
@@ -27,8 +28,35 @@ def _results(kernels, block, bindings, shared: bool):
             weights = ExecWeights(env, slots, active, signature)
         else:
             weights = ExecWeights(thread_env(block, None, dict(bindings)), block.slots, active_slots(block), None)
-        results.append(memory.analyze(kernel, block, bindings, None, weights).accesses)
+        result = memory.analyze(kernel, block, bindings, None, weights)
+        results.append((result.accesses, result.branches))
     return results
+
+
+def _general(monkeypatch):
+    monkeypatch.setattr(memory, "SHARE_ACCESS_SETTINGS", False)
+    monkeypatch.setattr(memory, "SHARE_MASK_BYTES", False)
+
+
+def _shared_masks(monkeypatch) -> list:
+    """The guard lists whose active slots _MaskBytes took from a kept answer (not computed)."""
+    hits = []
+    computing = [0]
+    entry, shared = memory._MaskBytes._entry, memory._MaskBytes._shared
+
+    def counting(self, conditions):
+        computing[0] += 1
+        return entry(self, conditions)
+
+    def watching(self, conditions):
+        before = computing[0]
+        answer = shared(self, conditions)
+        if answer is not None and computing[0] == before:
+            hits.append(conditions)
+        return answer
+    monkeypatch.setattr(memory._MaskBytes, "_entry", counting)
+    monkeypatch.setattr(memory._MaskBytes, "_shared", watching)
+    return hits
 
 
 def _shared_answers(monkeypatch) -> list:
@@ -55,13 +83,27 @@ def _shared_answers(monkeypatch) -> list:
 @pytest.mark.parametrize("block,bindings", CASES, ids=[f"{b}-{len(v)}" for b, v in CASES])
 def test_settings_are_the_general_paths(monkeypatch, block, bindings):
     kernels = list(project_kernels())
-    monkeypatch.setattr(memory, "SHARE_ACCESS_SETTINGS", False)
+    _general(monkeypatch)
     general = _results(kernels, block, bindings, shared=False)
     monkeypatch.setattr(memory, "SHARE_ACCESS_SETTINGS", True)
+    monkeypatch.setattr(memory, "SHARE_MASK_BYTES", True)
     hits = _shared_answers(monkeypatch)
+    masks = _shared_masks(monkeypatch)
     assert _results(kernels, block, bindings, shared=True) == general
     assert _results(kernels, block, bindings, shared=True) == general
     assert len(hits) > 200         # kept settings were really used
+    assert len(masks) > 100        # and kept masks (branches')
+
+
+@pytest.mark.parametrize("block,bindings", CASES[:2], ids=[f"{b}-{len(v)}" for b, v in CASES[:2]])
+def test_kept_masks_alone_are_the_general_paths(monkeypatch, block, bindings):
+    kernels = list(project_kernels())
+    _general(monkeypatch)
+    general = _results(kernels, block, bindings, shared=False)
+    monkeypatch.setattr(memory, "SHARE_MASK_BYTES", True)
+    masks = _shared_masks(monkeypatch)
+    assert _results(kernels, block, bindings, shared=True) == general
+    assert len(masks) > 200
 
 
 SYMBOLIC = r"""
@@ -89,13 +131,16 @@ def test_copies_share_only_what_holds_for_both(monkeypatch, source, names):
     text = source + "\n\n" + source.replace(names[0] + "(", names[1] + "(")
     kernels = parse_file(text, "copies.cu").kernels
     block = BlockShape(256)
-    monkeypatch.setattr(memory, "SHARE_ACCESS_SETTINGS", False)
+    _general(monkeypatch)
     general = _results(kernels, block, {}, shared=False)
     monkeypatch.setattr(memory, "SHARE_ACCESS_SETTINGS", True)
+    monkeypatch.setattr(memory, "SHARE_MASK_BYTES", True)
     hits = _shared_answers(monkeypatch)
+    masks = _shared_masks(monkeypatch)
     assert _results(kernels, block, {}, shared=True) == general
-    assert [a.exec_weight for a in general[0]] != [a.exec_weight for a in general[1]] or names[0] == "two"
+    assert [a.exec_weight for a in general[0][0]] != [a.exec_weight for a in general[1][0]] or names[0] == "two"
     for context in hits:
         # never a loop of unknown trips (symbolic weight) nor a guard over n and m
         assert not context.loops
         assert not any({"n", "m"} <= free_names(c.expr) for c in context.conditions)
+    assert not [g for conditions in masks for g in conditions if {"n", "m"} <= free_names(g.expr)]
