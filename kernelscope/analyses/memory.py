@@ -297,48 +297,19 @@ class _AccessSettings:
         known = self.kept.get(key)
         if known is not None and known[0] is context:
             return known[1]
-        weight_context = access.weight_context
-        answer = self._shared(context, weight_context) if SHARE_ACCESS_SETTINGS else None
-        if answer is None:
-            answer = self._settings(context, weight_context)
+        active, active_bytes = self.masks.of(context)  # (first, as _access's caller asks it)
+        weights, weight_context = self.weights, access.weight_context
+        numeric, symbolic = weights.weight(weight_context)
+        if numeric is not None:
+            answer = active, active_bytes, _round(numeric), numeric
+        else:
+            answer = active, active_bytes, symbolic, weights.averaging_weight(weight_context)
         self.kept[key] = (context, answer)
         return answer
 
-    def _settings(self, context, weight_context) -> tuple:
-        active, active_bytes = self.masks.of(context)  # (first, as _access's caller asks it)
-        weights = self.weights
-        numeric, symbolic = weights.weight(weight_context)
-        if numeric is not None:
-            return active, active_bytes, _round(numeric), numeric
-        return active, active_bytes, symbolic, weights.averaging_weight(weight_context)
 
-    def _shared(self, context, weight_context):
-        """_settings' answer kept with the environment's values for every access whose context is
-        built alike (ExecWeights.count_key: the guards' and loops' structures), in every kernel of an
-        equal environment, where its guards' truths are kept by structure (at most one name the
-        environment lacks) and its weight is a number (a symbolic one names the loops' lines); None
-        where it is not kept so."""
-        key = self.weights.count_key(weight_context)
-        if key is None:
-            return None
-        key = ("access settings", key)
-        lanes = self.masks.lanes
-        answer = lanes.answers.get(key, _NOT_KEPT)
-        if answer is _NOT_KEPT:
-            answer = self._settings(context, weight_context)
-            lanes.kept(key, lambda: answer if self._shareable(context, answer) else None)
-        return answer
-
-    def _shareable(self, context, answer: tuple) -> bool:
-        """Whether _settings' answer for `context` holds for every context of its key."""
-        env = self.weights.env
-        return type(answer[2]) is not str and \
-            all(len(sx.free_names(c.expr).difference(env)) <= 1 for c in context.conditions)
-
-
-# _AccessSettings keeps an access's settings, and _MaskBytes a guard list's active slots, for every
-# context built alike, per environment (the switches are for tests that compare with the general path)
-SHARE_ACCESS_SETTINGS = True
+# _MaskBytes keeps a guard list's active slots for every guard list built alike, per environment (the
+# switch is for tests that compare with the general path)
 SHARE_MASK_BYTES = True
 _NOT_KEPT = object()        # what no kept answer is
 

@@ -300,8 +300,7 @@ class ExecWeights:
         return count
 
     def count_key(self, context):
-        """_kept_count's key (the memory analysis keeps an access's settings by it too): the active
-        slots, the guards' structures, negations and arms, and the loops' variables, comparisons,
+        """_kept_count's key: the active slots, the guards' structures, negations and arms, and the loops' variables, comparisons,
         updates, expressions' structures and thread dependence; None for a loop part that is
         neither an expression nor missing."""
         loops = []

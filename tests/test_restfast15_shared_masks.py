@@ -1,8 +1,6 @@
-"""restfast15: memory's _AccessSettings keeps an access's settings (mask, its bytes, exec and averaging
-weights) with the environment's values by ExecWeights.count_key, where its guards have at most one
-name the environment lacks and its weight is a number; _MaskBytes keeps a guard list's active slots
-and their bytes by the guards' structures, where they have at most one such name. Compared with the
-general path (SHARE_ACCESS_SETTINGS and SHARE_MASK_BYTES off) on every kernel of the project, in block shapes that fill their warps or
+"""restfast15: memory's _MaskBytes keeps a guard list's active slots and their bytes with the
+environment's values by the guards' structures, where each guard has at most one name the
+environment lacks. Compared with the general path (SHARE_MASK_BYTES off) on every kernel of the project, in block shapes that fill their warps or
 not, with and without bound sizes; on copies whose weights are symbolic (they name their loops'
 lines, so they are never shared); and on guards over two unbound names."""
 import pytest
@@ -34,7 +32,6 @@ def _results(kernels, block, bindings, shared: bool):
 
 
 def _general(monkeypatch):
-    monkeypatch.setattr(memory, "SHARE_ACCESS_SETTINGS", False)
     monkeypatch.setattr(memory, "SHARE_MASK_BYTES", False)
 
 
@@ -59,40 +56,16 @@ def _shared_masks(monkeypatch) -> list:
     return hits
 
 
-def _shared_answers(monkeypatch) -> list:
-    """The contexts whose settings _AccessSettings took from a kept answer (not computed)."""
-    hits = []
-    computing = [0]
-    settings, shared = memory._AccessSettings._settings, memory._AccessSettings._shared
-
-    def counting(self, context, weight_context):
-        computing[0] += 1
-        return settings(self, context, weight_context)
-
-    def watching(self, context, weight_context):
-        before = computing[0]
-        answer = shared(self, context, weight_context)
-        if answer is not None and computing[0] == before:
-            hits.append(context)
-        return answer
-    monkeypatch.setattr(memory._AccessSettings, "_settings", counting)
-    monkeypatch.setattr(memory._AccessSettings, "_shared", watching)
-    return hits
-
-
 @pytest.mark.parametrize("block,bindings", CASES, ids=[f"{b}-{len(v)}" for b, v in CASES])
 def test_settings_are_the_general_paths(monkeypatch, block, bindings):
     kernels = list(project_kernels())
     _general(monkeypatch)
     general = _results(kernels, block, bindings, shared=False)
-    monkeypatch.setattr(memory, "SHARE_ACCESS_SETTINGS", True)
     monkeypatch.setattr(memory, "SHARE_MASK_BYTES", True)
-    hits = _shared_answers(monkeypatch)
     masks = _shared_masks(monkeypatch)
     assert _results(kernels, block, bindings, shared=True) == general
     assert _results(kernels, block, bindings, shared=True) == general
-    assert len(hits) > 200         # kept settings were really used
-    assert len(masks) > 100        # and kept masks (branches')
+    assert len(masks) > 200        # kept masks were really used
 
 
 @pytest.mark.parametrize("block,bindings", CASES[:2], ids=[f"{b}-{len(v)}" for b, v in CASES[:2]])
@@ -133,14 +106,9 @@ def test_copies_share_only_what_holds_for_both(monkeypatch, source, names):
     block = BlockShape(256)
     _general(monkeypatch)
     general = _results(kernels, block, {}, shared=False)
-    monkeypatch.setattr(memory, "SHARE_ACCESS_SETTINGS", True)
     monkeypatch.setattr(memory, "SHARE_MASK_BYTES", True)
-    hits = _shared_answers(monkeypatch)
     masks = _shared_masks(monkeypatch)
     assert _results(kernels, block, {}, shared=True) == general
     assert [a.exec_weight for a in general[0][0]] != [a.exec_weight for a in general[1][0]] or names[0] == "two"
-    for context in hits:
-        # never a loop of unknown trips (symbolic weight) nor a guard over n and m
-        assert not context.loops
-        assert not any({"n", "m"} <= free_names(c.expr) for c in context.conditions)
+    # never a guard over n and m
     assert not [g for conditions in masks for g in conditions if {"n", "m"} <= free_names(g.expr)]
