@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from kernelscope import analyze
-from kernelscope.analyses import threads
+from kernelscope.analyses import memory, threads, trips
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -35,6 +35,10 @@ __global__ void guarded(float* a, const float* b, int n, int m) {
 
 def _report(text: str, keep: bool, monkeypatch) -> str:
     monkeypatch.setattr(threads, "KEEP_FIXED_GUARDS", keep)
+    # (every count and mask computed in each analysis, none taken from one kept by an earlier
+    # analysis of the same text: restfast15's KEEP_COUNTS and SHARE_MASK_BYTES)
+    monkeypatch.setattr(trips, "KEEP_COUNTS", False)
+    monkeypatch.setattr(memory, "SHARE_MASK_BYTES", False)
     result = analyze.analyze_source(text, "x.cu", registers="estimate", bindings={"n": 200, "m": 150})
     return json.dumps([k.to_json() for k in result.kernels], sort_keys=True, default=str)
 

@@ -165,11 +165,33 @@ class _MaskBytes:
         known = self.by_context.get(id(context))
         if known is not None and known[0] is context:
             return known[1]
-        mask = self.lanes.active_mask(context.conditions)
+        entry = self._shared(context.conditions) if SHARE_MASK_BYTES else None
+        if entry is None:
+            entry = self._entry(context.conditions)
+        self.by_context[id(context)] = (context, entry)
+        return entry
+
+    def _entry(self, conditions) -> tuple:
+        mask = self.lanes.active_mask(conditions)
         entry = self.kept.get(id(mask))
         if entry is None or entry[0] is not mask:
             entry = self.kept[id(mask)] = (mask, mask.tobytes())
-        self.by_context[id(context)] = (context, entry)
+        return entry
+
+    def _shared(self, conditions):
+        """_entry's answer kept with the environment's values for every guard list built alike (the
+        guards' structures and negations), in every kernel of an equal environment, where each
+        guard has at most one name the environment lacks (its truth is then kept by structure:
+        Lanes.condition judges no stand-ins, whose verdict may differ between kernels); None where
+        it is not kept so."""
+        key = ("active mask", tuple([(c.expr._key, c.negated) for c in conditions]))
+        lanes = self.lanes
+        entry = lanes.answers.get(key, _NOT_KEPT)
+        if entry is _NOT_KEPT:
+            entry = self._entry(conditions)
+            env = lanes.env
+            shareable = all(len(sx.free_names(c.expr).difference(env)) <= 1 for c in conditions)
+            lanes.kept(key, lambda: entry if shareable else None)
         return entry
 
 
@@ -284,6 +306,12 @@ class _AccessSettings:
             answer = active, active_bytes, symbolic, weights.averaging_weight(weight_context)
         self.kept[key] = (context, answer)
         return answer
+
+
+# _MaskBytes keeps a guard list's active slots for every guard list built alike, per environment (the
+# switch is for tests that compare with the general path)
+SHARE_MASK_BYTES = True
+_NOT_KEPT = object()        # what no kept answer is
 
 
 _INDIRECT = "indirect"

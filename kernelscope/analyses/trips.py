@@ -14,7 +14,7 @@ import numpy as np
 
 from kernelscope.analyses.loops import COUNTED_LIMIT, uniform_values
 from kernelscope.analyses.threads import _UNSIGNED, UNEVALUABLE, Lanes, count_nonzero, evaluate_per_thread
-from kernelscope.symbolic import Expr, structure_key
+from kernelscope.symbolic import Expr, free_names, structure_key
 
 # value combinations of the loops around a condition evaluated for one statement's execution count:
 # as many as one loop's count may have iterations
@@ -270,10 +270,54 @@ class ExecWeights:
             return entry[1]
         key = (tuple(map(id, context.conditions)), tuple(map(id, context.loops)))
         if key not in self._executions:
-            self._executions[key] = self._count_executions(context)
+            self._executions[key] = self._kept_count(context)
         count = self._executions[key]
         self._by_context[id(context)] = (context, count)
         return count
+
+    def _kept_count(self, context):
+        """_count_executions(context), kept with the environment's values for every context built
+        alike (in every kernel of an equal environment) where every guard's truth is kept by
+        structure (at most one name the environment lacks: Lanes.condition judges no stand-ins
+        for it, whose verdict may differ between kernels). What the count reads of a context is its
+        guards' structures, negations and arms, and its loops' variables, comparisons, updates,
+        expression structures and thread dependence (count_key)."""
+        if not KEEP_COUNTS:
+            return self._count_executions(context)
+        key = self.count_key(context)
+        if key is None:
+            return self._count_executions(context)
+        count = self.lanes.answers.get(key, _NOT_KEPT)
+        if count is _NOT_KEPT:
+            env = self.env
+            if all(len(free_names(c.expr).difference(env)) <= 1 for c in context.conditions):
+                count = self.lanes.kept(key, lambda: self._count_executions(context))
+            else:
+                # (the same for every context of this key: its guards read the same names)
+                count = self.lanes.kept(key, lambda: _NOT_SHARED)
+        if count is _NOT_SHARED:
+            return self._count_executions(context)
+        return count
+
+    def count_key(self, context):
+        """_kept_count's key: the active slots, the guards' structures, negations and arms, and the loops' variables, comparisons,
+        updates, expressions' structures and thread dependence; None for a loop part that is
+        neither an expression nor missing."""
+        loops = []
+        for loop in context.loops:
+            parts = []
+            for part in (loop.start, loop.bound, loop.step):
+                if part is None:
+                    parts.append(None)
+                elif isinstance(part, Expr):
+                    parts.append(part._key)
+                else:
+                    return None
+            loops.append((loop.var, loop.compare, loop.step_op, loop.thread_dependent, *parts))
+        if self._active_bytes is None:
+            self._active_bytes = self.active.tobytes()
+        return ("executions", self._active_bytes,
+                tuple([(c.expr._key, c.negated, c.exclusive) for c in context.conditions]), tuple(loops))
 
     def _count_executions(self, context):
         """Mean times a thread of the block executes a statement in `context`, counting only
@@ -399,6 +443,13 @@ class ExecWeights:
         if numeric is not None:
             return numeric, _format(numeric)
         return None, "*".join(symbolic)
+
+
+# ExecWeights.executions keeps the counts of contexts whose guards' truths are kept by structure, per
+# environment (_kept_count; the switch is for tests that compare with the general path)
+KEEP_COUNTS = True
+_NOT_KEPT = object()        # what no kept answer is
+_NOT_SHARED = object()      # kept for a key whose guards' truths are not all kept by structure
 
 
 def _reads_any(loop, names) -> bool:
