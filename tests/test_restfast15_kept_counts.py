@@ -17,16 +17,21 @@ CASES = [(BlockShape(256), {}), (BlockShape(100), {}), (BlockShape(128), {"n": 4
          (BlockShape(16, 16), {})]
 
 
+def weights_for(block, bindings, shared: bool) -> ExecWeights:
+    """One kernel's ExecWeights: on the launch's signed environment, which kernels of equal launches
+    share (as analyze makes it), or on an unsigned one of its own (nothing kept is shared)."""
+    if shared:
+        env, signature, slots, active = shared_launch(block, None, dict(bindings))
+        return ExecWeights(env, slots, active, signature)
+    return ExecWeights(thread_env(block, None, dict(bindings)), block.slots, active_slots(block), None)
+
+
 def _counts(kernels, block, bindings, shared: bool):
     """Every context's executions(); `shared`: the kernels' ExecWeights on one signed environment
     (as analyze does), else each on its own unsigned one (nothing kept is shared between them)."""
     counts = []
     for kernel in kernels:
-        if shared:
-            env, signature, slots, active = shared_launch(block, None, dict(bindings))
-            weights = ExecWeights(env, slots, active, signature)
-        else:
-            weights = ExecWeights(thread_env(block, None, dict(bindings)), block.slots, active_slots(block), None)
+        weights = weights_for(block, bindings, shared)
         contexts = [site.context for site in kernel.arith] + [a.weight_context for a in kernel.accesses]
         counts.append([weights.executions(context) for context in contexts])
     return counts

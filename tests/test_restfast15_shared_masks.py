@@ -6,14 +6,11 @@ lines, so they are never shared); and on guards over two unbound names."""
 import pytest
 
 from kernelscope.analyses import memory
-from kernelscope.analyses.threads import BlockShape, shared_launch, thread_env, active_slots
-from kernelscope.analyses.trips import ExecWeights
+from kernelscope.analyses.threads import BlockShape
 from kernelscope.frontend.parse import parse_file
 from kernelscope.symbolic import free_names
 from project_sources import project_kernels
-
-CASES = [(BlockShape(256), {}), (BlockShape(100), {}), (BlockShape(128), {"n": 4096, "N": 4096, "steps": 8}),
-         (BlockShape(16, 16), {})]
+from test_restfast15_kept_counts import CASES, weights_for
 
 
 def _results(kernels, block, bindings, shared: bool):
@@ -21,11 +18,7 @@ def _results(kernels, block, bindings, shared: bool):
     each on its own unsigned one (nothing kept is shared between kernels)."""
     results = []
     for kernel in kernels:
-        if shared:
-            env, signature, slots, active = shared_launch(block, None, dict(bindings))
-            weights = ExecWeights(env, slots, active, signature)
-        else:
-            weights = ExecWeights(thread_env(block, None, dict(bindings)), block.slots, active_slots(block), None)
+        weights = weights_for(block, bindings, shared)
         result = memory.analyze(kernel, block, bindings, None, weights)
         results.append((result.accesses, result.branches))
     return results
