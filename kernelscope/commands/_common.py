@@ -30,6 +30,11 @@ def exits_2_on_error(function):
             fail("input too large to analyse")
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
             raise
+        except ModuleNotFoundError as exc:
+            # a broken or partial install (a dependency removed, another Python's kernelscope), not a
+            # bug to report: say what is missing and for which interpreter
+            fail(f"the Python package '{exc.name}' is missing for {sys.executable}: reinstall kernelscope "
+                 "there, with the extra the command needs if it has one ('[gpu]', '[train]', '[ray]': README)")
         except Exception as exc:  # an internal bug must still not print a traceback at users
             fail(f"internal error: {type(exc).__name__}: {exc} (please report this)")
 
