@@ -300,10 +300,7 @@ def fresh_processes(paths: list[Path], repeats: int, env: dict) -> float:
     for _ in range(repeats):
         started = _children_cpu_seconds()
         for path in paths:
-            completed = subprocess.run([sys.executable, "-m", "kernelscope", *ANALYZE, str(path)],
-                                       capture_output=True, text=True, env=env)
-            if completed.returncode not in (0, 1):
-                sys.exit(f"fresh kernelscope analyze {path} failed: {completed.stderr[-2000:]}")
+            run_succeeding([sys.executable, "-m", "kernelscope", *ANALYZE, str(path)], env)
         cpus.append(_children_cpu_seconds() - started)
     return statistics.median(cpus)
 
@@ -325,13 +322,21 @@ def nvcc_seconds(paths: list[Path], repeats: int) -> float:
     return statistics.median(cpus)
 
 
+def run_succeeding(command: list[str], env: dict) -> None:
+    """Run a timed command; stop the benchmark where it failed (exit status other than 0, or 1 for
+    findings): a process that died at its first import would otherwise be timed as a fast one."""
+    completed = subprocess.run(command, capture_output=True, text=True, env=env)
+    if completed.returncode not in (0, 1):
+        sys.exit(f"{' '.join(command)} failed (exit {completed.returncode}): {completed.stderr[-2000:]}")
+
+
 def fresh_command_seconds(command: list[str], repeats: int, env: dict) -> float:
     """Median CPU seconds of a fresh process, after one untimed run that fills the bytecode cache."""
-    subprocess.run(command, capture_output=True, env=env)
+    run_succeeding(command, env)
     cpus = []
     for _ in range(repeats):
         started = _children_cpu_seconds()
-        subprocess.run(command, capture_output=True, env=env)
+        run_succeeding(command, env)
         cpus.append(_children_cpu_seconds() - started)
     return statistics.median(cpus)
 
