@@ -930,16 +930,20 @@ def text_of(node: Expr) -> str:
 
 _INT64_LIMIT = 1 << 63
 
-# np.count_nonzero(a) without an axis, the C function behind its Python layers (as
-# analyses/threads.py takes it): `not _count_nonzero(a < 0)` asks whether an array has no negative
-# element for about half of what `a.min() >= 0` costs through ndarray.min's Python wrapper
+# np.count_nonzero(a) without an axis is this C function behind two Python layers (the array-function
+# dispatch and the axis check), which cost more than counting a block's flags: the sync executor asks
+# it at every access, barrier and loop iteration, the memory analysis of its masks, and
+# `not count_nonzero(a < 0)` asks whether an array has no negative element for about half of what
+# `a.min() >= 0` costs through ndarray.min's Python wrapper.
+# (numpy's own module, not its public API: where a numpy release moves it, the public function,
+# which gives the same answers, is taken instead)
 try:    # numpy >= 2
-    from numpy._core.multiarray import count_nonzero as _count_nonzero
+    from numpy._core.multiarray import count_nonzero
 except ImportError:
     try:    # numpy 1.x
-        from numpy.core.multiarray import count_nonzero as _count_nonzero
+        from numpy.core.multiarray import count_nonzero
     except ImportError:
-        _count_nonzero = np.count_nonzero
+        count_nonzero = np.count_nonzero
 
 
 def _c_divide(a, b):
@@ -949,7 +953,7 @@ def _c_divide(a, b):
     if _by_positive_int(a, b):
         # the usual case (`tid / 32`): what the general path does; for lanes that are never
         # negative (thread indices, offsets from them) numpy's floor is the truncation
-        if not _count_nonzero(a < 0):
+        if not count_nonzero(a < 0):
             return a // b
         quotient = np.abs(a) // b
         return np.where(a < 0, -quotient, quotient)
@@ -972,7 +976,7 @@ def c_int_divide(a: int, b: int) -> int:
 
 
 def _c_modulo(a, b):
-    if _by_positive_int(a, b) and not _count_nonzero(a < 0):
+    if _by_positive_int(a, b) and not count_nonzero(a < 0):
         return a % b                       # (C's and numpy's remainders agree there)
     return a - _c_divide(a, b) * b
 

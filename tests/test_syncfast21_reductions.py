@@ -1,5 +1,5 @@
 """syncfast21: reductions called without numpy's Python wrappers. `symbolic`'s C division and
-remainder ask `not _count_nonzero(a < 0)` where they asked `a.min() >= 0`; `sync._dense_slots`,
+remainder ask `not count_nonzero(a < 0)` where they asked `a.min() >= 0`; `sync._dense_slots`,
 `batched_intervals.intervals_sharing_a_word`, `BlockRun.plan_for` and `rows_for_blocks` call the
 ufuncs' `reduce` (`np.minimum.reduce`, `np.logical_or.reduce`, ...) instead of ndarray.min / any /
 all; `loops` counts with the C count_nonzero. Each is compared here with the expression it replaced
@@ -46,7 +46,7 @@ def test_divide_and_modulo_match_c_for_every_sign():
 
 def test_nonnegative_test_is_min_test():
     for a in _arrays():
-        assert (not sx._count_nonzero(a < 0)) == bool(a.min() >= 0)
+        assert (not sx.count_nonzero(a < 0)) == bool(a.min() >= 0)
 
 
 def test_dense_slots_matches_min_and_max():
@@ -110,4 +110,4 @@ def test_intervals_sharing_a_word_against_pairs():
 
 def test_loops_count_nonzero_is_numpys():
     for flags in (np.zeros(8, bool), np.eye(1, 8, 3, dtype=bool)[0], np.ones(8, bool)):
-        assert loops._count_nonzero(flags) == np.count_nonzero(flags)
+        assert loops.count_nonzero(flags) == np.count_nonzero(flags)

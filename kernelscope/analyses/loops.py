@@ -25,7 +25,7 @@ import operator as ops      # (`operator` names a loop's update in the functions
 import numpy as np
 
 from kernelscope import symbolic as sx
-from kernelscope.symbolic import _count_nonzero     # (np.count_nonzero without an axis, in C)
+from kernelscope.symbolic import count_nonzero     # (np.count_nonzero without an axis, in C)
 
 COUNTED_LIMIT = 4096      # iterations simulated for a trip count; more: the count is unknown
 EXECUTED_LIMIT = 64       # iterations executed per loop before the rest is assumed to repeat the pattern
@@ -136,10 +136,10 @@ def executed_iterations(loop, env: dict, value_of, alive: np.ndarray, everyone: 
                 active = still if active is everyone else active & still
             if active is everyone:
                 if nobody_alive is None:
-                    nobody_alive = not _count_nonzero(alive)
+                    nobody_alive = not count_nonzero(alive)
                 if nobody_alive:
                     break
-            elif not _count_nonzero(active & alive):
+            elif not count_nonzero(active & alive):
                 break
         if trip == limit:
             note(f"loop at line {loop.line}: cut after {limit} iterations")
@@ -187,7 +187,7 @@ def _scalar_steps(loop, start, step, operator: str, bound, alive: np.ndarray, ev
     for trip in range(limit + 1):
         if not test(value, bound):
             break
-        if trip == 0 and not _count_nonzero(alive):
+        if trip == 0 and not count_nonzero(alive):
             break
         if trip == limit:
             note(f"loop at line {loop.line}: cut after {limit} iterations")

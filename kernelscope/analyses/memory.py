@@ -28,7 +28,7 @@ import numpy as np
 from kernelscope import symbolic as sx
 from kernelscope.analyses.rounding import ROUNDED, remember_rounded
 from kernelscope.analyses.threads import (
-    PLACEHOLDER, PLACEHOLDER_ALT, UNEVALUABLE, WARP_SIZE, BlockShape, Lanes, active_slots, bind_missing,
+    _NOT_KEPT, PLACEHOLDER, PLACEHOLDER_ALT, UNEVALUABLE, WARP_SIZE, BlockShape, Lanes, active_slots, bind_missing,
     count_nonzero, evaluate_per_thread, thread_env,
 )
 from kernelscope.analyses.trips import ExecWeights
@@ -189,8 +189,7 @@ class _MaskBytes:
         entry = lanes.answers.get(key, _NOT_KEPT)
         if entry is _NOT_KEPT:
             entry = self._entry(conditions)
-            env = lanes.env
-            shareable = all(len(sx.free_names(c.expr).difference(env)) <= 1 for c in conditions)
+            shareable = lanes.truths_kept_by_structure(conditions)
             lanes.kept(key, lambda: entry if shareable else None)
         return entry
 
@@ -311,7 +310,6 @@ class _AccessSettings:
 # _MaskBytes keeps a guard list's active slots for every guard list built alike, per environment (the
 # switch is for tests that compare with the general path)
 SHARE_MASK_BYTES = True
-_NOT_KEPT = object()        # what no kept answer is
 
 
 _INDIRECT = "indirect"

@@ -26,18 +26,7 @@ import numpy as np
 from kernelscope import symbolic as sx
 from kernelscope.records import record
 
-# np.count_nonzero(a) without an axis is this C function behind two Python layers (the array-function
-# dispatch and the axis check), which cost more than counting a block's flags: the sync executor asks
-# it at every access, barrier and loop iteration, the memory analysis of its masks.
-# (numpy's own module, not its public API: where a numpy release moves it, the public function,
-# which gives the same answers, is taken instead)
-try:    # numpy >= 2
-    from numpy._core.multiarray import count_nonzero
-except ImportError:
-    try:    # numpy 1.x
-        from numpy.core.multiarray import count_nonzero
-    except ImportError:
-        count_nonzero = np.count_nonzero
+from kernelscope.symbolic import count_nonzero     # (re-exported: trips and sync take it from here)
 
 WARP_SIZE = 32                     # lanes per warp
 # Values for parameters nobody bound: large, and multiples of 64 elements, as real sizes usually are.
@@ -284,7 +273,7 @@ def condition_mask(conditions, env: dict, slots: int) -> np.ndarray:
 
 
 _UNSIGNED = object()
-_NOT_KEPT = object()         # (Lanes._bound_parts: a node with no kept value)
+_NOT_KEPT = object()         # what no kept value or answer is (here, and for Lanes.answers' readers)
 
 # mask_in computes the guards that read no loop variable once per set of guards, not once per
 # combination of loop values (the switch is for tests that compare with the general path)
@@ -455,6 +444,14 @@ class Lanes:
                 return self._own_truth(expr, verdict[1])
             return self._first_judgement(expr, unbound)
         return self._truth(expr)
+
+    def truths_kept_by_structure(self, conditions) -> bool:
+        """Whether condition() answers every one of `conditions` with the truth kept by its structure
+        for this environment (_truth): each has at most one name the environment lacks. With more,
+        stand-ins judge it, and their verdict is the first node's own, which may differ between
+        kernels; an answer derived from such truths must not be kept by structure."""
+        env = self.env
+        return all(len(sx.free_names(c.expr).difference(env)) <= 1 for c in conditions)
 
     def _own_truth(self, expr: sx.Expr, decided: bool):
         """_judge(expr, unbound) for a node whose verdict on the stand-ins (`decided`) is kept for

@@ -13,8 +13,8 @@ import math
 import numpy as np
 
 from kernelscope.analyses.loops import COUNTED_LIMIT, uniform_values
-from kernelscope.analyses.threads import _UNSIGNED, UNEVALUABLE, Lanes, count_nonzero, evaluate_per_thread
-from kernelscope.symbolic import Expr, free_names, structure_key
+from kernelscope.analyses.threads import _NOT_KEPT, _UNSIGNED, UNEVALUABLE, Lanes, count_nonzero, evaluate_per_thread
+from kernelscope.symbolic import Expr, structure_key
 
 # value combinations of the loops around a condition evaluated for one statement's execution count:
 # as many as one loop's count may have iterations
@@ -289,8 +289,7 @@ class ExecWeights:
             return self._count_executions(context)
         count = self.lanes.answers.get(key, _NOT_KEPT)
         if count is _NOT_KEPT:
-            env = self.env
-            if all(len(free_names(c.expr).difference(env)) <= 1 for c in context.conditions):
+            if self.lanes.truths_kept_by_structure(context.conditions):
                 count = self.lanes.kept(key, lambda: self._count_executions(context))
             else:
                 # (the same for every context of this key: its guards read the same names)
@@ -448,7 +447,6 @@ class ExecWeights:
 # ExecWeights.executions keeps the counts of contexts whose guards' truths are kept by structure, per
 # environment (_kept_count; the switch is for tests that compare with the general path)
 KEEP_COUNTS = True
-_NOT_KEPT = object()        # what no kept answer is
 _NOT_SHARED = object()      # kept for a key whose guards' truths are not all kept by structure
 
 
