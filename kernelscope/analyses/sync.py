@@ -89,6 +89,7 @@ REUSE_SCREENS = True     # a batch screened again with equal rows (a later block
 SAME_ROWS_APART = True   # the barrier hazard check tells the same strictly rising rows on both sides apart at once
 PAIRS_AT_ONCE = True     # which block pairs have accesses whose word ranges meet, found for all pairs of an array at once
 MAX_PAIRS_TABLE = 1 << 18   # (blocks x blocks x accesses x accesses) of that table at most
+NO_PAIR_TO_NAME = True   # a race check skips a group of one access whose every pair the naming loop would skip
 
 
 
@@ -2527,6 +2528,8 @@ def races_within(instances: list[Instance], space: ThreadSpace, memory: str = "s
     for array, group in groups.items():
         if array not in written or array in unshared or not _shared_by_threads(group):
             continue
+        if NO_PAIR_TO_NAME and _names_no_pair(group, recorded):
+            continue    # (the tables below would only lead to pairs the loop skips)
         table = _touches(group, space)
         racy = _racy_words(table)
         if not racy.size:
@@ -2554,6 +2557,22 @@ def races_within(instances: list[Instance], space: ThreadSpace, memory: str = "s
                 if scope:
                     named.add(where)
                     yield _race(first, second, scope, memory)
+
+
+def _names_no_pair(group: list, recorded) -> bool:
+    """Whether `races_within`'s pairwise loop skips every pair of the group's instances whatever its
+    tables find, for a group of one access's instances: the pair of that access is `recorded` already,
+    or it is an atomic (atomic pairs are not races), or the group is one instance whose store writes one
+    value for every thread (its threads agree). Most such groups are one store of a uniform value
+    (`*total = 0` by every thread), where two threads do share a word and the tables were built for
+    nothing. Groups of several accesses are left to the loop."""
+    access = group[0].access
+    for instance in group:
+        if instance.access is not access:
+            return False
+    if (access.array, access.line, access.line) in recorded or access.op == "atomic":
+        return True
+    return len(group) == 1 and _stores_uniform_value(access)
 
 
 def _compared_groups(instances: list, memory: str) -> tuple:
