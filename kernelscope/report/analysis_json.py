@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from json.encoder import c_encode_basestring as _c_encode_string
 from json.encoder import c_make_encoder as _c_make_encoder
 
@@ -105,8 +106,11 @@ class _EncodedStrings(dict):
 
 
 # Every key the records' to_json write, then values most reports repeat, the empty string among them
-# (one string split at import: loading 170 string constants from the byte code cost more)
-_COMMON_STRINGS = ("", *"""
+# (one string split at import: loading 170 string constants from the byte code cost more). Interned:
+# the keys the to_json methods write are their code's constants, which Python interns, so the
+# table finds them by identity instead of comparing their characters with its own copies' (which
+# split() makes new).
+_COMMON_STRINGS = ("", *map(sys.intern, """
     accesses active_blocks_per_sm active_lanes active_warps_per_sm allocated_registers_per_block
     allocated_shared_bytes_per_block arch arithmetic_intensity array atomic_details atomics attainable_flops
     bank_ways barrier_line barriers best_block_size bf16 block block_size block_source blocks bound branches
@@ -126,7 +130,7 @@ _COMMON_STRINGS = ("", *"""
     warps wavefronts_per_request
     atomic broadcast coalesced constant default error estimate float global info int load local memory
     option shared store strided warning
-""".split())
+""".split()))
 _ENCODED_STRINGS = _EncodedStrings(zip(_COMMON_STRINGS, map(_EncodedStrings.__missing__, _COMMON_STRINGS)))
 
 if _c_make_encoder is not None:
