@@ -105,11 +105,12 @@ class _EncodedStrings(dict):
     __missing__ = staticmethod(_c_encode_string or (lambda text: _UNESCAPED.encode(text)))
 
 
-# Every key the records' to_json write, then values most reports repeat, the empty string among them
-# (one string split at import: loading 170 string constants from the byte code cost more). Interned:
-# the keys the to_json methods write are their code's constants, which Python interns, so the
-# table finds them by identity instead of comparing their characters with its own copies' (which
-# split() makes new).
+# Every key the records' to_json write, then values most reports repeat, the empty string among them:
+# patterns, spaces, bounds, loop and branch kinds, GPU names, rule codes (a string the table answers
+# saves the C escaping function's new string, about 500 instructions). One string split at import:
+# loading 200 string constants from the byte code cost more. Interned: the keys the to_json methods
+# write are their code's constants, which Python interns, so the table finds them by identity instead
+# of comparing their characters with its own copies' (which split() makes new).
 _COMMON_STRINGS = ("", *map(sys.intern, """
     accesses active_blocks_per_sm active_lanes active_warps_per_sm allocated_registers_per_block
     allocated_shared_bytes_per_block arch arithmetic_intensity array atomic_details atomics attainable_flops
@@ -130,6 +131,9 @@ _COMMON_STRINGS = ("", *map(sys.intern, """
     warps wavefronts_per_request
     atomic broadcast coalesced constant default error estimate float global info int load local memory
     option shared store strided warning
+    compute indirect unknown do for while if return switch ternary A100 B200 H100 H200 L4
+    KS101 KS102 KS103 KS104 KS111 KS112 KS201 KS202 KS203 KS204 KS205 KS206 KS207 KS208 KS209 KS301 KS302
+    KS303 KS401 KS402 KS403 KS901 KS902 KS903
 """.split()))
 _ENCODED_STRINGS = _EncodedStrings(zip(_COMMON_STRINGS, map(_EncodedStrings.__missing__, _COMMON_STRINGS)))
 
