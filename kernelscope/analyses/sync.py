@@ -2545,13 +2545,9 @@ def races_within(instances: list[Instance], space: ThreadSpace, memory: str = "s
             for second in candidates[a_index:]:
                 where = (first.access.line, first.access.column, second.access.line, second.access.column,
                          first is second)
-                if where in named or (first.access.array, where[0], where[2]) in recorded:
+                if where in named or _pair_never_named(first, second, recorded):
                     continue
                 if not (first.writes or second.writes) or (first is second and not first.writes):
-                    continue
-                if first.access.op == "atomic" and second.access.op == "atomic":
-                    continue
-                if first is second and _stores_uniform_value(first.access):
                     continue
                 scope = _conflict(first, second, space, ordered_by_syncwarp=True)
                 if scope:
@@ -2559,20 +2555,32 @@ def races_within(instances: list[Instance], space: ThreadSpace, memory: str = "s
                     yield _race(first, second, scope, memory)
 
 
+def _pair_never_named(first, second, recorded) -> bool:
+    """Whether `races_within` names no race for the pair whatever its tables find: the race of its
+    two source lines is `recorded` already (a loop or another block found it), both are atomics
+    (atomic pairs are not races), or it is one instance's store of a value every thread agrees on
+    (its writers agree)."""
+    access = first.access
+    if (access.array, access.line, second.access.line) in recorded:
+        return True
+    if access.op == "atomic" and second.access.op == "atomic":
+        return True
+    return first is second and _stores_uniform_value(access)
+
+
 def _names_no_pair(group: list, recorded) -> bool:
-    """Whether `races_within`'s pairwise loop skips every pair of the group's instances whatever its
-    tables find, for a group of one access's instances: the pair of that access is `recorded` already,
-    or it is an atomic (atomic pairs are not races), or the group is one instance whose store writes one
-    value for every thread (its threads agree). Most such groups are one store of a uniform value
-    (`*total = 0` by every thread), where two threads do share a word and the tables were built for
-    nothing. Groups of several accesses are left to the loop."""
+    """Whether `races_within` names no pair of a group whatever its tables find, for a group of one
+    access's instances. Most such groups are one store of a uniform value (`*total = 0` by every
+    thread), where two threads do share a word and the tables would be built for nothing. Groups of
+    several accesses are left to the naming loop."""
     access = group[0].access
     for instance in group:
         if instance.access is not access:
             return False
-    if (access.array, access.line, access.line) in recorded or access.op == "atomic":
-        return True
-    return len(group) == 1 and _stores_uniform_value(access)
+    # Every pair is of this one access, so the recorded and atomic rules decide all pairs alike;
+    # the uniform-store rule covers only an instance paired with itself, which is every pair of a
+    # group of one. (group[0], group[-1]) is that self pair for one instance, two instances else.
+    return _pair_never_named(group[0], group[-1], recorded)
 
 
 def _compared_groups(instances: list, memory: str) -> tuple:
