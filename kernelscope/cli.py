@@ -136,11 +136,15 @@ def _start_quick_process() -> None:
     use (a tenth of a one-kernel run's CPU time on two CPUs, more on bigger machines), unless the
     user chose a number. And the collector's young generation is made as large as during the
     analysis (gc_tuning): the imports' objects all stay alive, and the 50 young collections among
-    them, with default settings, found nothing (3% of a one-kernel run's instructions)."""
+    them, with default settings, found nothing (3% of a one-kernel run's instructions). And glibc
+    keeps the memory these processes free for reuse rather than giving it back and faulting it in
+    again (malloc_tuning; before the imports, whose large blocks it also keeps)."""
     from kernelscope.gc_tuning import THRESHOLDS
+    from kernelscope.malloc_tuning import keep_freed_memory
 
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     gc.set_threshold(*THRESHOLDS)
+    keep_freed_memory()
 
 
 def _end_without_teardown(code) -> None:

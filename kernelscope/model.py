@@ -231,7 +231,7 @@ class FileModel:
     kernels: list = field(default_factory=list)
     launches: list = field(default_factory=list)
     errors: list = field(default_factory=list)
-    device_functions: dict = field(default_factory=dict)  # name -> (params, body node, return type, template params)
+    device_functions: dict = field(default_factory=dict)  # name -> (params, body text, return type, template params)
     text: str = ""
     notes: list = field(default_factory=list)  # things worth knowing that are not syntax errors
 

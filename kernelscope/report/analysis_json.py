@@ -57,6 +57,8 @@ def _render_sharing_occupancy(document: dict) -> str:
         return _compact(document) + "\n"
     text = _compact({**document, "files": files})
     pieces = text.split(_OPENING)
+    # (freed before the join, whose text of the same size then reuses its memory instead of new pages)
+    del text
     if len(pieces) != uses + 1:
         # some string of the document itself looks like a marker: encode it the plain way
         return _compact(document) + "\n"
