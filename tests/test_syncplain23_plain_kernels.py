@@ -108,3 +108,29 @@ def test_a_kernel_without_loops_has_events_outside_every_loop():
         for kernel in parse_file((ROOT / path).read_text(), path).kernels:
             if not kernel.loops:
                 assert all(not event.record.context.loops for event in sync.program_order(kernel))
+
+
+def test_the_shortcuts_are_taken(monkeypatch):
+    """The comparisons above are not vacuous: plain kernels end in `_plain_result`, kernels without
+    loops build no loop tree, and with PLAIN_SHORTCUTS off neither happens."""
+    taken = {"plain": 0, "trees": 0}
+    plain_result, loop_tree = sync._plain_result, sync.loop_tree
+
+    def counted_result(found):
+        taken["plain"] += 1
+        return plain_result(found)
+
+    def counted_tree(events):
+        taken["trees"] += 1
+        return loop_tree(events)
+
+    monkeypatch.setattr(sync, "_plain_result", counted_result)
+    monkeypatch.setattr(sync, "loop_tree", counted_tree)
+    flat = kernel_of(INLINE[0][0], INLINE[0][1])
+    looping = kernel_of(INLINE[2][0], INLINE[2][1])
+    for shortcuts, expected in ((True, {"plain": 2, "trees": 1}), (False, {"plain": 0, "trees": 2})):
+        monkeypatch.setattr(sync, "PLAIN_SHORTCUTS", shortcuts)
+        taken.update(plain=0, trees=0)
+        for kernel in (flat, looping):
+            sync.analyze(kernel, (128, 1, 1), {"n": 100}, grid=(2, 1, 1))
+        assert taken == expected
