@@ -134,3 +134,18 @@ def test_the_shortcuts_are_taken(monkeypatch):
         for kernel in (flat, looping):
             sync.analyze(kernel, (128, 1, 1), {"n": 100}, grid=(2, 1, 1))
         assert taken == expected
+
+
+def test_ordered_sorts_as_the_lambdas_did():
+    """`_ordered` (attrgetter keys, no sort for none) against the keys the result once sorted by,
+    ties included (kept in the order found)."""
+    race = sync.SharedRace
+    races = {k: race(array=f"a{k}", kind=kind, first_line=first, first_column=k, second_line=second, second_column=0,
+                     scope="block", message="")
+             for k, (first, second, kind) in enumerate([(5, 7, "WAW"), (3, 9, "RAW"), (5, 7, "RAW"), (3, 9, "RAW"),
+                                                        (3, 2, "WAW")])}
+    assert sync._ordered(races, sync._BY_LINES) == \
+        tuple(sorted(races.values(), key=lambda r: (r.first_line, r.second_line, r.kind)))
+    sites = {k: sync.Site(f"s{k}", line, column) for k, (line, column) in enumerate([(4, 2), (4, 1), (2, 9), (4, 1)])}
+    assert sync._ordered(sites, sync._BY_POSITION) == tuple(sorted(sites.values(), key=lambda s: (s.line, s.column)))
+    assert sync._ordered({}, sync._BY_POSITION) == ()

@@ -3454,19 +3454,30 @@ def _plain(kernel) -> bool:
 
 def _plain_result(found: Findings) -> SyncResult:
     """The result of a plain kernel (`_plain`): only its global races and notes can be there."""
-    races = found.global_races
     return SyncResult(
-        barriers=0, divergent_barriers=(), shared_races=(),
-        global_races=tuple(sorted(races.values(), key=_RACE_ORDER)) if races else (),
+        barriers=0, divergent_barriers=(), shared_races=(), global_races=_ordered(found.global_races, _BY_LINES),
         returns_before_barrier=(), redundant_barriers=(), mask_mismatches=(), atomic_count=0, atomics_in_loops=0,
         contention=(), fences=(), exact=not found.inexact, notes=tuple(found.inexact))
 
 
-def _race_order(race) -> tuple:
-    return race.first_line, race.second_line, race.kind
+_BY_POSITION = attrgetter("line", "column")                  # (line, column): the order of sites and barriers
+_BY_LINES = attrgetter("first_line", "second_line", "kind")  # the order of races
 
 
-_RACE_ORDER = _race_order
+def _ordered(found: dict, key) -> tuple:
+    """The findings of one kind in `key` order (ties as found); most kinds have none, and then no
+    sort is called."""
+    return tuple(sorted(found.values(), key=key)) if found else ()
+
+
+def _redundant(block_barriers: list, found: Findings) -> tuple:
+    """The block barriers no execution needed, as Sites in source order."""
+    # a barrier in a loop that ran once here may still order one iteration against the next
+    looped_once = {(b.line, b.column) for b in block_barriers
+                   if any(found.loop_trips.get(id(loop), 0) < 2 for loop in b.context.loops)}
+    positions = sorted({(b.line, b.column, b.kind) for b in block_barriers})
+    return tuple(Site(f"__{kind}", line, column) for line, column, kind in positions
+                 if found.barrier_needed.get((line, column)) is False and (line, column) not in looped_once)
 
 
 def _has_synchronization(kernel) -> bool:
@@ -3564,25 +3575,19 @@ def analyze(kernel, block=(256, 1, 1), bindings: dict | None = None, grid=None,
         return _plain_result(found)
 
     block_barriers = [b for b in kernel.barriers if b.kind in BLOCK_BARRIERS]
-    # a barrier in a loop that ran once here may still order one iteration against the next
-    looped_once = {(b.line, b.column) for b in block_barriers
-                   if any(found.loop_trips.get(id(loop), 0) < 2 for loop in b.context.loops)}
-    positions = sorted({(b.line, b.column, b.kind) for b in block_barriers})
-    redundant = tuple(Site(f"__{kind}", line, column) for line, column, kind in positions
-                      if found.barrier_needed.get((line, column)) is False and (line, column) not in looped_once)
     atomics = [a for a in kernel.accesses if a.op == "atomic"]
     return SyncResult(
         barriers=len(block_barriers),
-        divergent_barriers=tuple(sorted(found.divergent.values(), key=lambda d: (d.line, d.column))),
-        shared_races=tuple(sorted(found.races.values(), key=lambda r: (r.first_line, r.second_line, r.kind))),
-        global_races=tuple(sorted(found.global_races.values(), key=lambda r: (r.first_line, r.second_line, r.kind))),
-        returns_before_barrier=tuple(sorted(found.returns.values(), key=lambda r: (r.line, r.column))),
-        redundant_barriers=redundant,
-        mask_mismatches=tuple(sorted(found.mismatches.values(), key=lambda m: (m.line, m.column))),
+        divergent_barriers=_ordered(found.divergent, _BY_POSITION),
+        shared_races=_ordered(found.races, _BY_LINES),
+        global_races=_ordered(found.global_races, _BY_LINES),
+        returns_before_barrier=_ordered(found.returns, _BY_POSITION),
+        redundant_barriers=_redundant(block_barriers, found) if block_barriers else (),
+        mask_mismatches=_ordered(found.mismatches, _BY_POSITION),
         atomic_count=len(atomics),
-        atomics_in_loops=sum(1 for a in atomics if a.context.loops),
-        contention=tuple(sorted(found.contention.values(), key=lambda c: (c.line, c.column))),
-        fences=tuple(sorted(found.fences.values(), key=lambda s: (s.line, s.column))),
+        atomics_in_loops=sum(1 for a in atomics if a.context.loops) if atomics else 0,
+        contention=_ordered(found.contention, _BY_POSITION),
+        fences=_ordered(found.fences, _BY_POSITION),
         exact=not found.inexact,
         notes=tuple(found.inexact),
     )
