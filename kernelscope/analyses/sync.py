@@ -90,6 +90,8 @@ SAME_ROWS_APART = True   # the barrier hazard check tells the same strictly risi
 PAIRS_AT_ONCE = True     # which block pairs have accesses whose word ranges meet, found for all pairs of an array at once
 MAX_PAIRS_TABLE = 1 << 18   # (blocks x blocks x accesses x accesses) of that table at most
 NO_PAIR_TO_NAME = True   # a race check skips a group of one access whose every pair the naming loop would skip
+PLAIN_SHORTCUTS = True   # a kernel without barriers, shared memory, atomics, fences and warp intrinsics skips the
+                         # bookkeeping only those need; one without loops, the loop tree
 
 
 
@@ -3436,6 +3438,48 @@ def _thread_space(block: tuple) -> ThreadSpace:
     return space
 
 
+def _plain(kernel) -> bool:
+    """No barrier, shared-memory access, atomic, fence or warp intrinsic: `_has_synchronization`
+    without global stores. Executing such a kernel can only find global races and make notes."""
+    if kernel.barriers:
+        return False
+    for access in kernel.accesses:
+        if access.space == "shared" or access.op == "atomic":
+            return False
+    for call in kernel.calls:
+        if call.name in FENCES or _is_warp_intrinsic(call.name):
+            return False
+    return True
+
+
+def _plain_result(found: Findings) -> SyncResult:
+    """The result of a plain kernel (`_plain`): only its global races and notes can be there."""
+    return SyncResult(
+        barriers=0, divergent_barriers=(), shared_races=(), global_races=_ordered(found.global_races, _BY_LINES),
+        returns_before_barrier=(), redundant_barriers=(), mask_mismatches=(), atomic_count=0, atomics_in_loops=0,
+        contention=(), fences=(), exact=not found.inexact, notes=tuple(found.inexact))
+
+
+_BY_POSITION = attrgetter("line", "column")                  # (line, column): the order of sites and barriers
+_BY_LINES = attrgetter("first_line", "second_line", "kind")  # the order of races
+
+
+def _ordered(found: dict, key) -> tuple:
+    """The findings of one kind in `key` order (ties as found); most kinds have none, and then no
+    sort is called."""
+    return tuple(sorted(found.values(), key=key)) if found else ()
+
+
+def _redundant(block_barriers: list, found: Findings) -> tuple:
+    """The block barriers no execution needed, as Sites in source order."""
+    # a barrier in a loop that ran once here may still order one iteration against the next
+    looped_once = {(b.line, b.column) for b in block_barriers
+                   if any(found.loop_trips.get(id(loop), 0) < 2 for loop in b.context.loops)}
+    positions = sorted({(b.line, b.column, b.kind) for b in block_barriers})
+    return tuple(Site(f"__{kind}", line, column) for line, column, kind in positions
+                 if found.barrier_needed.get((line, column)) is False and (line, column) not in looped_once)
+
+
 def _has_synchronization(kernel) -> bool:
     """Whether there is anything for this analysis to look at: barriers, shared memory, atomics,
     warp intrinsics, fences, or global memory that threads may share. Most element-wise kernels
@@ -3480,18 +3524,24 @@ def analyze(kernel, block=(256, 1, 1), bindings: dict | None = None, grid=None,
     default, not the launch's; blocks are then not compared with each other, since where one
     block's elements end depends on the shape (`blockIdx.x * 64 + threadIdx.x` overlaps its
     neighbour in a 256-thread block)."""
-    if not _has_synchronization(kernel):
+    plain = _plain(kernel)
+    if plain and not _may_share_global(kernel):    # (`_has_synchronization`, its parts asked once)
         return SyncResult(barriers=0, divergent_barriers=(), shared_races=(), returns_before_barrier=(),
                           redundant_barriers=(), mask_mismatches=(), atomic_count=0, atomics_in_loops=0,
                           contention=(), fences=(), exact=True, notes=())
+    plain = plain and PLAIN_SHORTCUTS
     bindings = {**kernel.template_bindings, **(bindings or {})}
     if grid is not None:
         bindings.update({f"gridDim.{axis}": int(size) for axis, size in zip("xyz", tuple(grid) + (1, 1))})
     space = _thread_space(tuple(block))
     events = program_order(kernel)
     mark_read_only(events)
-    tree = loop_tree(events)
-    exit_lines = {r.context.conditions[-1].line for r in kernel.early_returns if r.context.conditions}
+    # (without loops the events are their own tree; the lines of exits only matter to barriers and
+    # warp intrinsics, which a plain kernel has none of)
+    flat = PLAIN_SHORTCUTS and not kernel.loops
+    tree = events if flat else loop_tree(events)
+    exit_lines = _NOTHING if plain else \
+        {r.context.conditions[-1].line for r in kernel.early_returns if r.context.conditions}
     shapes = {array.name: array for array in kernel.shared_arrays}
     found = Findings()
     grid = _grid(bindings)
@@ -3510,9 +3560,9 @@ def analyze(kernel, block=(256, 1, 1), bindings: dict | None = None, grid=None,
     else:
         # every block does the same: two of them show whether they collide
         blocks = _blocks(grid)[:2]
-    atomic_calls = {(c.line, c.column): c for c in kernel.calls if c.name.startswith("atomic")}
+    atomic_calls = {} if plain else {(c.line, c.column): c for c in kernel.calls if c.name.startswith("atomic")}
     granules = _granules(kernel) if not block_assumed else None    # (None: blocks are not compared)
-    memo = Memo(varying_names(tree))
+    memo = Memo(_NOTHING if flat else varying_names(tree))
     for index in blocks:
         env = {**base_env, "blockIdx.x": index[0], "blockIdx.y": index[1], "blockIdx.z": index[2]}
         BlockRun(tree, space, env, exit_lines, shapes, found, atomic_calls, granules, memo).run()
@@ -3521,27 +3571,23 @@ def analyze(kernel, block=(256, 1, 1), bindings: dict | None = None, grid=None,
     else:
         for race in _block_pair_races(found.block_footprints, blocks):
             found.global_races.setdefault((race.array, race.first_line, race.second_line), race)
+    if plain:
+        return _plain_result(found)
 
     block_barriers = [b for b in kernel.barriers if b.kind in BLOCK_BARRIERS]
-    # a barrier in a loop that ran once here may still order one iteration against the next
-    looped_once = {(b.line, b.column) for b in block_barriers
-                   if any(found.loop_trips.get(id(loop), 0) < 2 for loop in b.context.loops)}
-    positions = sorted({(b.line, b.column, b.kind) for b in block_barriers})
-    redundant = tuple(Site(f"__{kind}", line, column) for line, column, kind in positions
-                      if found.barrier_needed.get((line, column)) is False and (line, column) not in looped_once)
     atomics = [a for a in kernel.accesses if a.op == "atomic"]
     return SyncResult(
         barriers=len(block_barriers),
-        divergent_barriers=tuple(sorted(found.divergent.values(), key=lambda d: (d.line, d.column))),
-        shared_races=tuple(sorted(found.races.values(), key=lambda r: (r.first_line, r.second_line, r.kind))),
-        global_races=tuple(sorted(found.global_races.values(), key=lambda r: (r.first_line, r.second_line, r.kind))),
-        returns_before_barrier=tuple(sorted(found.returns.values(), key=lambda r: (r.line, r.column))),
-        redundant_barriers=redundant,
-        mask_mismatches=tuple(sorted(found.mismatches.values(), key=lambda m: (m.line, m.column))),
+        divergent_barriers=_ordered(found.divergent, _BY_POSITION),
+        shared_races=_ordered(found.races, _BY_LINES),
+        global_races=_ordered(found.global_races, _BY_LINES),
+        returns_before_barrier=_ordered(found.returns, _BY_POSITION),
+        redundant_barriers=_redundant(block_barriers, found) if block_barriers else (),
+        mask_mismatches=_ordered(found.mismatches, _BY_POSITION),
         atomic_count=len(atomics),
-        atomics_in_loops=sum(1 for a in atomics if a.context.loops),
-        contention=tuple(sorted(found.contention.values(), key=lambda c: (c.line, c.column))),
-        fences=tuple(sorted(found.fences.values(), key=lambda s: (s.line, s.column))),
+        atomics_in_loops=sum(1 for a in atomics if a.context.loops) if atomics else 0,
+        contention=_ordered(found.contention, _BY_POSITION),
+        fences=_ordered(found.fences, _BY_POSITION),
         exact=not found.inexact,
         notes=tuple(found.inexact),
     )
