@@ -90,6 +90,7 @@ SAME_ROWS_APART = True   # the barrier hazard check tells the same strictly risi
 PAIRS_AT_ONCE = True     # which block pairs have accesses whose word ranges meet, found for all pairs of an array at once
 MAX_PAIRS_TABLE = 1 << 18   # (blocks x blocks x accesses x accesses) of that table at most
 NO_PAIR_TO_NAME = True   # a race check skips a group of one access whose every pair the naming loop would skip
+REPEAT_TRIPS = True      # a loop whose trips after its first repeat the second's runs two trips (see `_repeat_plan`)
 
 
 
@@ -505,6 +506,8 @@ class Memo:
         self.screens = ScreensSeen()
         # id(loop node) -> (node, `_idle_plan` of it): see `BlockRun.idle_from_here`
         self.idle_candidates: dict = {}
+        # id(loop node) -> (node, `_repeat_plan` of it): see `BlockRun.repeats_from_here`
+        self.repeat_plans: dict = {}
 
     def recall(self, what, env: dict, block, compute, *args, also=None):
         """`compute(*args)`, the value of `what` (an expression, a loop or a tuple of conditions:
@@ -688,6 +691,59 @@ def varying_names(tree) -> frozenset:
 
 _ABSENT = object()
 _ABSENTS = [(_ABSENT,) * n for n in range(16)]     # (_ABSENT,) * n, made once (see `Memo.reading`)
+
+
+def _repeat_plan(node: LoopNode) -> tuple | None:
+    """For a loop whose every trip records the same instances and closes its intervals alike, so that
+    trips after the second need not be walked (`BlockRun.repeats_from_here`): the read-only accesses
+    whose address or conditions read its counter or what it carries, each with whether it is in the
+    loop's own body (not in a loop in it); None for any other loop. Such a loop's body is plain loads
+    and stores, block barriers (one of them under no condition, so that every trip closes an interval
+    where anyone is alive) and loops of those; and no written array's address or conditions, no
+    barrier's conditions and no inner loop's bounds read the counter or what the loop carries (an
+    inner loop's own counter excepted within it). Its trips then differ only in the read-only
+    accesses, which record nothing but the note of an unknown address (see `mark_read_only`)."""
+    var = node.loop.var
+    if var is None:
+        return None
+    if not any(type(child) is not LoopNode and child.block_barrier and not child.conditions
+               for child in node.children):
+        return None
+    watched: list = []
+
+    def visit(children, changed: frozenset) -> bool:
+        for child in children:
+            if type(child) is LoopNode:
+                inner = changed - {loop.var for loop in _loops_under(child)} if child.quiet else \
+                    changed - {child.loop.var}
+                read = _names_read(_expressions_of(child if child.quiet else child.loop))
+                if read is None or not inner.isdisjoint(read):
+                    return False
+                if not child.quiet and not visit(child.children, inner):
+                    return False
+                continue
+            if child.inert:
+                continue
+            if child.kind == "access" and child.plain_access:
+                read = _names_read(_expressions_of(child.conditions))
+                address = child.record.address
+                if isinstance(address, sx.Expr):
+                    read = None if read is None or address._has_load else read | address._symbols
+                if child.read_only:
+                    if read is None or not changed.isdisjoint(read):
+                        watched.append((child, children is node.children))
+                elif read is None or not changed.isdisjoint(read):
+                    return False
+                continue
+            if child.kind == "barrier" and child.block_barrier:
+                read = _names_read(_expressions_of(child.conditions))
+                if read is None or not changed.isdisjoint(read):
+                    return False
+                continue
+            return False
+        return True
+
+    return tuple(watched) if visit(node.children, frozenset(node.carried | {var})) else None
 
 
 def _idle_candidates(node: LoopNode) -> tuple | None:
@@ -1434,7 +1490,14 @@ class BlockRun:
         # the iterations that run in one environment but for the counter: all, or all but the first
         alike_from = 1 if forgotten else 0
         idle = self.idle_plan(node)
+        # (a loop whose later trips repeat its second: see `repeats_from_here`)
+        repeats = REPEAT_TRIPS and len(iterations) > 2 and self.repeat_plan(node) is not None
         for trip, (value, active) in enumerate(iterations):
+            if repeats and trip == 2 and self.repeats_from_here(node, env, forgotten, iterations, before_trip):
+                self.replay_trips(len(iterations) - 2, before_trip)
+                break
+            if repeats and trip == 1:
+                before_trip = (self.steps, {key: len(kept) for key, kept in self.footprint.items()})
             if trip and idle is not None and self.idle_from_here(idle[0]):
                 # this trip and every later one change nothing (see `idle_from_here`): only their steps count
                 steps = self.idle_trip_steps(node, idle[1], env, forgotten, trip, value)
@@ -1459,6 +1522,51 @@ class BlockRun:
             self.walk(node.children, inner, mask, loop_reasons, partial)
         if len(iterations) > 1:
             env.update(forgotten)   # after the loop they hold their last-iteration values
+
+    def repeat_plan(self, node: LoopNode):
+        """`_repeat_plan(node)`, worked out once per loop node of the analysis."""
+        known = self.memo.repeat_plans.get(id(node))
+        if known is None or known[0] is not node:
+            known = self.memo.repeat_plans[id(node)] = (node, _repeat_plan(node))
+        return known[1]
+
+    def repeats_from_here(self, node: LoopNode, env, forgotten: dict, iterations: list, before_trip: tuple) -> bool:
+        """Whether trips 2 and later of a loop with a `_repeat_plan` would find what trip 1 found, trip 1
+        having started at `before_trip` (steps, lengths of the footprint lists kept for comparing
+        blocks). Its trips record the same instances when every thread runs each of them (the same
+        masks), and each interval they close (the last trip's end and the next one's start included)
+        is then one seen already: trip 0 differs from trip 1 only in names nothing recorded reads.
+        Trips that would reach the step cap are left to the walk, which cuts the trace where it always
+        did. A read-only access reading the counter must have its unknown address noted already or,
+        in the loop's own body, a known address in every later trip (the walk then skips it)."""
+        everyone = self.everyone
+        for _, active in iterations:
+            if active is not everyone:
+                return False
+        steps = self.steps - before_trip[0]
+        if self.steps + steps * (len(iterations) - 2) >= MAX_STEPS:
+            return False
+        noted = self.found.unknown_addresses
+        var = node.loop.var
+        for event, direct in self.repeat_plan(node):
+            if id(event.record) in noted:
+                continue
+            if not direct:
+                return False
+            for trip in range(2, len(iterations)):
+                if self.addresses(event, _iteration_env(env, forgotten, var, trip, iterations[trip][0])) is None:
+                    return False
+        return True
+
+    def replay_trips(self, count: int, before_trip: tuple) -> None:
+        """Counts `count` more trips like trip 1 (see `repeats_from_here`): their steps, and the
+        footprints of global accesses kept for comparing blocks, which trip 1 added to the lists."""
+        steps, lengths = before_trip
+        self.take_steps((self.steps - steps) * count)
+        for key, kept in self.footprint.items():
+            added = kept[lengths.get(key, 0):]
+            if added:
+                kept.extend(added * count)
 
     def idle_plan(self, node: LoopNode):
         """`_idle_plan(node)`, worked out once per loop node of the analysis."""

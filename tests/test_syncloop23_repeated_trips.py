@@ -1,0 +1,213 @@
+"""syncloop23: a loop with barriers whose trips all record the same instances (`_repeat_plan`: nothing
+but plain loads, stores, block barriers and loops of them, and no written array's address or
+condition, no barrier's condition and no inner loop's bounds read its counter or what it carries)
+is walked for two trips; the rest repeat the second (`BlockRun.repeats_from_here`, `replay_trips`):
+only their steps are counted and the footprints kept for comparing blocks copied. Two trips are
+needed: the interval across the back edge (the end of one trip and the start of the next) is seen
+only once the second trip starts.
+- The findings (races, barriers, notes, trip counts, global races between blocks) and the footprints
+  kept for comparing blocks of every project kernel and of kernels built for it equal those with the
+  repeat off, bounds known and unknown, with and without a grid; the path is taken on many of them.
+- Variants that drop one of its rules are caught: a written array's address that reads the counter
+  (a race in one trip only), a read-only load whose address fails to evaluate in a later trip only
+  (its note), the footprints not copied. (Trips that would pass the step cap are left to the walk,
+  which cuts the trace where it always did; replaying them would find the same, as the cut comes in a
+  trip like those seen, but the walk's cut is the one to trust.)
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from kernelscope.analyses import sync
+from kernel_bodies import kernel_of
+from project_sources import project_kernels
+
+BODIES = {
+    # the tiled shape: every trip stores the same shared words, loads global ones the counter moves
+    "tiled": """
+    __shared__ float s[256];
+    float acc = 0.0f;
+    for (int t = 0; t < n; t += 256) {
+        s[threadIdx.x] = x[t + threadIdx.x];
+        __syncthreads();
+        for (int k = 0; k < 16; k++)
+            acc += s[(threadIdx.x + k) % 256];
+        __syncthreads();
+    }
+    y[threadIdx.x] = acc;
+    """,
+    # a race in the third trip only: all threads store to s[0] when t == 2
+    "late_race": """
+    __shared__ float s[256];
+    float acc = 0.0f;
+    for (int t = 0; t < 5; t++) {
+        s[threadIdx.x * (t == 2 ? 0 : 1)] = x[threadIdx.x];
+        __syncthreads();
+        acc += s[255 - threadIdx.x];
+        __syncthreads();
+    }
+    y[threadIdx.x] = acc;
+    """,
+    # a read-only load whose address cannot be evaluated in the third trip only (division by zero)
+    "late_unknown": """
+    __shared__ float s[256];
+    float acc = 0.0f;
+    for (int t = 0; t < 5; t++) {
+        s[threadIdx.x] = x[threadIdx.x + 64 / (2 - t)];
+        __syncthreads();
+        acc += s[255 - threadIdx.x];
+        __syncthreads();
+    }
+    y[threadIdx.x] = acc;
+    """,
+    # a global store each trip at the same words, kept for comparing blocks
+    "global_each_trip": """
+    __shared__ float s[256];
+    for (int t = 0; t < 6; t++) {
+        s[threadIdx.x] = x[t * 256 + threadIdx.x];
+        __syncthreads();
+        y[blockIdx.x * 256 + threadIdx.x] = s[255 - threadIdx.x];
+        y[blockIdx.x * 256 + 300] = s[0];
+        __syncthreads();
+    }
+    """,
+    # a long loop: its trips would pass the step cap, where the trace is cut mid-loop, before the race after it
+    "long": """
+    __shared__ float s[256];
+    float acc = 0.0f;
+    for (int t = 0; t < 64; t++) {
+        s[threadIdx.x] = x[t * 256 + threadIdx.x];
+        __syncthreads();
+        for (int k = 0; k < 64; k++)
+            acc += s[(threadIdx.x + k) % 256] + s[(threadIdx.x + k + 1) % 256] + s[(threadIdx.x + k + 2) % 256] +
+                   s[(threadIdx.x + k + 3) % 256] + s[(threadIdx.x + k + 4) % 256] + s[(threadIdx.x + k + 5) % 256];
+        __syncthreads();
+    }
+    y[0] = acc;     // (a race the cut trace never reaches)
+    """,
+}
+
+BINDINGS = {"n": 4096, "len": 1024, "cols": 64, "rows": 8, "h": 40, "w": 40, "cin": 2, "cout": 8, "width": 64,
+            "height": 8, "k": 64, "m": 64, "fin": 64, "fout": 64, "batch": 64}
+
+
+def _kernels():
+    for name, body in BODIES.items():
+        yield name, kernel_of(body)
+    for kernel in project_kernels():
+        yield kernel.name, kernel
+
+
+KERNELS = list(_kernels())
+LAUNCHES = (({}, None, False), (BINDINGS, (2, 2, 1), False), ({}, None, True))
+
+
+def _findings(kernel, bindings, grid, assumed, block=(256, 1, 1)):
+    """The analysis' result and the footprints it kept for comparing blocks, comparable."""
+    kept = []
+    real = sync._block_pair_races
+
+    def keeping(footprints, blocks, *args):
+        kept.extend(sorted((key, [(access.line, access.column, words.tolist()) for access, words in entries])
+                           for key, entries in block.items()) for block in footprints)
+        return real(footprints, blocks, *args)
+
+    sync._block_pair_races = keeping
+    try:
+        result = sync.analyze(kernel, block, bindings, grid=grid, block_assumed=assumed).to_json()
+    finally:
+        sync._block_pair_races = real
+    return result, kept
+
+
+def _differing(monkeypatch, change, kernels=KERNELS) -> list:
+    """(kernel, launch) whose findings differ between the path as it is and with `change` applied."""
+    found = []
+    for name, kernel in kernels:
+        for launch in LAUNCHES:
+            expected = _findings(kernel, *launch)
+            with monkeypatch.context() as patch:
+                change(patch)
+                other = _findings(kernel, *launch)
+            if expected != other:
+                found.append((name, launch))
+    return found
+
+
+def _repeat_off(patch):
+    patch.setattr(sync, "REPEAT_TRIPS", False)
+
+
+def test_repeated_trips_change_no_finding(monkeypatch):
+    assert _differing(monkeypatch, _repeat_off) == []
+
+
+def test_repeated_trips_happen(monkeypatch):
+    replayed = []
+    real = sync.BlockRun.replay_trips
+
+    def counting(run, count, before):
+        replayed.append(count)
+        return real(run, count, before)
+
+    monkeypatch.setattr(sync.BlockRun, "replay_trips", counting)
+    for name, kernel in KERNELS:
+        if name in ("tiled", "global_each_trip"):
+            for launch in LAUNCHES:
+                _findings(kernel, *launch)
+    assert len(replayed) >= 6
+    replayed.clear()
+    for _, kernel in KERNELS[len(BODIES):]:
+        _findings(kernel, *LAUNCHES[0])
+    assert len(replayed) >= 10     # (the project's tiled kernels take it)
+
+
+def _named(*names):
+    return [(name, kernel) for name, kernel in KERNELS[:len(BODIES)] if name in names]
+
+
+def test_a_plan_blind_to_the_counter_is_caught(monkeypatch):
+    # the counter is read by a shared store's address: no plan
+    kernel = dict(KERNELS)["late_race"]
+    node = next(node for node in sync.loop_tree(sync.program_order(kernel)) if type(node) is sync.LoopNode)
+    assert sync._repeat_plan(node) is None
+
+    def blind(patch):
+        real = sync._repeat_plan
+
+        def plan(loop_node):
+            saved = loop_node.loop.var
+            try:
+                loop_node.loop.var = "_nothing_reads_this"
+                return real(loop_node)
+            finally:
+                loop_node.loop.var = saved
+
+        patch.setattr(sync, "_repeat_plan", plan)
+
+    assert ("late_race", LAUNCHES[0]) in _differing(monkeypatch, blind, _named("late_race"))
+
+
+def test_ignoring_read_only_loads_is_caught(monkeypatch):
+    def careless(patch):
+        patch.setattr(sync.BlockRun, "repeat_plan", lambda run, node: () if sync._repeat_plan(node) is not None
+                      else None)
+
+    assert ("late_unknown", LAUNCHES[0]) in _differing(monkeypatch, careless, _named("late_unknown"))
+
+
+def test_footprints_not_copied_are_caught(monkeypatch):
+    def uncopied(patch):
+        patch.setattr(sync.BlockRun, "replay_trips",
+                      lambda run, count, before: run.take_steps((run.steps - before[0]) * count))
+
+    assert ("global_each_trip", LAUNCHES[1]) in _differing(monkeypatch, uncopied, _named("global_each_trip"))
+
+
+def test_a_trace_cut_in_a_repeated_loop_is_the_walk_s():
+    # the walk cuts the trace mid-loop (the repeat leaves trips that would pass the cap to it), before
+    # the race after the loop; a repeat that took the steps itself would stop at the cap all the same
+    for launch in LAUNCHES:
+        findings = _findings(dict(KERNELS)["long"], *launch)[0]
+        assert "trace cut after 20000 steps" in findings["notes"] and not findings["global_races"]
