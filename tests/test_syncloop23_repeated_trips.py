@@ -1,18 +1,18 @@
 """syncloop23: a loop with barriers whose trips all record the same instances (`_repeat_plan`: nothing
-but plain loads, stores, block barriers and loops of them, and no written array's address or
-condition, no barrier's condition and no inner loop's bounds read its counter or what it carries)
-is walked for two trips; the rest repeat the second (`BlockRun.repeats_from_here`, `replay_trips`):
-only their steps are counted and the footprints kept for comparing blocks copied. Two trips are
-needed: the interval across the back edge (the end of one trip and the start of the next) is seen
-only once the second trip starts.
+but plain loads, stores, block barriers and loops of them, one barrier under no condition, and no
+written array's address or condition, no barrier's condition and no inner loop's bounds read its
+counter or what it carries) is walked for its first trip only (`BlockRun.repeats_from_here`,
+`replay_trips`): the interval across the back edge (a trip's tail and the next trip's head) is closed
+from what the first trip kept (`_TripCapture`), with the barrier checks before and after it; the other
+trips' steps are counted and the footprints kept for comparing blocks copied.
 - The findings (races, barriers, notes, trip counts, global races between blocks) and the footprints
   kept for comparing blocks of every project kernel and of kernels built for it equal those with the
   repeat off, bounds known and unknown, with and without a grid; the path is taken on many of them.
 - Variants that drop one of its rules are caught: a written array's address that reads the counter
   (a race in one trip only), a read-only load whose address fails to evaluate in a later trip only
-  (its note), the footprints not copied. (Trips that would pass the step cap are left to the walk,
-  which cuts the trace where it always did; replaying them would find the same, as the cut comes in a
-  trip like those seen, but the walk's cut is the one to trust.)
+  (its note), the footprints not copied, steps alone (a race across the back edge, a barrier needed
+  only between one trip's tail and the next one's middle), the check after the back edge. (Trips
+  that would pass the step cap are left to the walk, which cuts the trace where it always did.)
 """
 
 from __future__ import annotations
@@ -71,6 +71,55 @@ BODIES = {
         y[blockIdx.x * 256 + 300] = s[0];
         __syncthreads();
     }
+    """,
+    # a race across the back edge only: a trip's tail stores what the next trip's head loads
+    "back_edge_race": """
+    __shared__ float s[256];
+    for (int t = 0; t < 4; t++) {
+        y[threadIdx.x] = s[255 - threadIdx.x];
+        __syncthreads();
+        s[threadIdx.x] = x[threadIdx.x];
+    }
+    """,
+    # the first barrier is needed only between a trip's tail (r stored) and the next trip's middle
+    "two_barriers": """
+    __shared__ float s[256];
+    __shared__ float r[256];
+    float acc = 0.0f;
+    for (int t = 0; t < 4; t++) {
+        s[threadIdx.x] = x[threadIdx.x];
+        __syncthreads();
+        acc += s[threadIdx.x] + r[(threadIdx.x + 1) % 256];
+        __syncthreads();
+        r[threadIdx.x] = 1.0f;
+    }
+    y[threadIdx.x] = acc;
+    """,
+    # one barrier a trip, needed only between one trip's interval and the next's (a race in each)
+    "one_barrier": """
+    __shared__ float s[256];
+    for (int t = 0; t < 4; t++) {
+        __syncthreads();
+        s[threadIdx.x] = x[threadIdx.x];
+        y[threadIdx.x] = s[threadIdx.x ^ 1];
+    }
+    """,
+    # a repeated loop in a repeated loop: the inner one's closes are among the outer one's first trip's
+    "nested": """
+    __shared__ float s[256];
+    float acc = 0.0f;
+    for (int a = 0; a < 3; a++) {
+        y[threadIdx.x] = s[(threadIdx.x + 3) % 256];
+        __syncthreads();
+        for (int b = 0; b < 4; b++) {
+            s[threadIdx.x] = x[threadIdx.x + b];
+            __syncthreads();
+            acc += s[(threadIdx.x + 1) % 256];
+            __syncthreads();
+        }
+        s[(threadIdx.x + 7) % 256] = 2.0f;
+    }
+    y[threadIdx.x] = acc;
     """,
     # a long loop: its trips would pass the step cap, where the trace is cut mid-loop, before the race after it
     "long": """
@@ -147,9 +196,9 @@ def test_repeated_trips_happen(monkeypatch):
     replayed = []
     real = sync.BlockRun.replay_trips
 
-    def counting(run, count, before):
+    def counting(run, count, first):
         replayed.append(count)
-        return real(run, count, before)
+        return real(run, count, first)
 
     monkeypatch.setattr(sync.BlockRun, "replay_trips", counting)
     for name, kernel in KERNELS:
@@ -157,6 +206,9 @@ def test_repeated_trips_happen(monkeypatch):
             for launch in LAUNCHES:
                 _findings(kernel, *launch)
     assert len(replayed) >= 6
+    replayed.clear()
+    _findings(dict(KERNELS)["nested"], *LAUNCHES[0])
+    assert sorted(replayed) == [2, 3]    # (the inner loop in the outer one's first trip, then the outer one)
     replayed.clear()
     for _, kernel in KERNELS[len(BODIES):]:
         _findings(kernel, *LAUNCHES[0])
@@ -199,10 +251,64 @@ def test_ignoring_read_only_loads_is_caught(monkeypatch):
 
 def test_footprints_not_copied_are_caught(monkeypatch):
     def uncopied(patch):
-        patch.setattr(sync.BlockRun, "replay_trips",
-                      lambda run, count, before: run.take_steps((run.steps - before[0]) * count))
+        real = sync.BlockRun.replay_trips
+
+        def replay(run, count, first):
+            saved = run.footprint
+            run.footprint = {}
+            try:
+                real(run, count, first)
+            finally:
+                run.footprint = saved
+
+        patch.setattr(sync.BlockRun, "replay_trips", replay)
 
     assert ("global_each_trip", LAUNCHES[1]) in _differing(monkeypatch, uncopied, _named("global_each_trip"))
+
+
+def test_steps_alone_are_caught(monkeypatch):
+    # a replay that only counts steps misses the race across the back edge and the barriers it needs
+    def steps_only(patch):
+        patch.setattr(sync.BlockRun, "replay_trips",
+                      lambda run, count, first: run.take_steps((run.steps - first.steps) * count))
+
+    differing = {name for name, _ in _differing(monkeypatch, steps_only, _named("back_edge_race", "two_barriers"))}
+    assert differing == {"back_edge_race", "two_barriers"}
+
+
+def _without_check(number):
+    """A variant of `replay_trips` that skips its `number`th barrier check (0: the one of the interval
+    across the back edge, made by `close_interval`; 1: the one after it)."""
+    def change(patch):
+        real = sync.BlockRun.replay_trips
+
+        def replay(run, count, first):
+            calls = []
+            checked = sync.BlockRun.check_barrier
+
+            def check(previous, current):
+                calls.append(1)
+                if len(calls) - 1 != number:
+                    checked(run, previous, current)
+
+            run.check_barrier = check
+            try:
+                real(run, count, first)
+            finally:
+                del run.check_barrier
+
+        patch.setattr(sync.BlockRun, "replay_trips", replay)
+    return change
+
+
+def test_the_check_after_the_back_edge_is_caught(monkeypatch):
+    assert ("two_barriers", LAUNCHES[0]) in _differing(monkeypatch, _without_check(1), _named("two_barriers"))
+
+
+def test_one_barrier_a_trip_needs_no_check_after_the_back_edge():
+    # its barrier is needed (each trip's interval stores what the next one's loads), found by the
+    # check after the loop, whose interval starts with the last trip's tail
+    assert _findings(dict(KERNELS)["one_barrier"], *LAUNCHES[0])[0]["redundant_barriers"] == []
 
 
 def test_a_trace_cut_in_a_repeated_loop_is_the_walk_s():

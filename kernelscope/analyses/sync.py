@@ -90,7 +90,7 @@ SAME_ROWS_APART = True   # the barrier hazard check tells the same strictly risi
 PAIRS_AT_ONCE = True     # which block pairs have accesses whose word ranges meet, found for all pairs of an array at once
 MAX_PAIRS_TABLE = 1 << 18   # (blocks x blocks x accesses x accesses) of that table at most
 NO_PAIR_TO_NAME = True   # a race check skips a group of one access whose every pair the naming loop would skip
-REPEAT_TRIPS = True      # a loop whose trips after its first repeat the second's runs two trips (see `_repeat_plan`)
+REPEAT_TRIPS = True      # a loop whose trips all repeat its first runs one trip (see `_repeat_plan`)
 
 
 
@@ -695,7 +695,7 @@ _ABSENTS = [(_ABSENT,) * n for n in range(16)]     # (_ABSENT,) * n, made once (
 
 def _repeat_plan(node: LoopNode) -> tuple | None:
     """For a loop whose every trip records the same instances and closes its intervals alike, so that
-    trips after the second need not be walked (`BlockRun.repeats_from_here`): the read-only accesses
+    trips after the first need not be walked (`BlockRun.repeats_from_here`): the read-only accesses
     whose address or conditions read its counter or what it carries, each with whether it is in the
     loop's own body (not in a loop in it); None for any other loop. Such a loop's body is plain loads
     and stores, block barriers (one of them under no condition, so that every trip closes an interval
@@ -1307,6 +1307,19 @@ def _every_thread(size: int) -> np.ndarray:
     return threads
 
 
+class _TripCapture:
+    """What a loop's first trip did to the intervals, for `BlockRun.replay_trips`: the steps, the length
+    of the open interval and of each list of footprints kept for comparing blocks when it started,
+    and the (interval, barrier) of each interval it closed (`BlockRun.close_interval` adds them)."""
+    __slots__ = ("steps", "start", "kept", "closes")
+
+    def __init__(self, steps: int, start: int, kept: dict):
+        self.steps = steps
+        self.start = start
+        self.kept = kept
+        self.closes: list = []
+
+
 class Findings:
     """Everything found over all executed blocks, deduplicated by source location."""
 
@@ -1326,6 +1339,7 @@ class Findings:
         self.unknown_addresses: set = set()   # id(access) of accesses whose unknown address was noted
         # shared between the instances of all blocks (None: each instance computes its own)
         self.footprints = Footprints() if SHARE_FOOTPRINTS else None
+        self.captures: list = []           # the `_TripCapture`s of the loops in their first trip (innermost last)
 
     def note(self, text: str) -> None:
         if text not in self.inexact and len(self.inexact) < MAX_NOTES:
@@ -1490,14 +1504,16 @@ class BlockRun:
         # the iterations that run in one environment but for the counter: all, or all but the first
         alike_from = 1 if forgotten else 0
         idle = self.idle_plan(node)
-        # (a loop whose later trips repeat its second: see `repeats_from_here`)
-        repeats = REPEAT_TRIPS and len(iterations) > 2 and self.repeat_plan(node) is not None
+        # (a loop whose later trips repeat its first: see `repeats_from_here`)
+        first = self.start_capture() if REPEAT_TRIPS and len(iterations) > 2 and self.repeat_plan(node) is not None \
+            else None
         for trip, (value, active) in enumerate(iterations):
-            if repeats and trip == 2 and self.repeats_from_here(node, env, forgotten, iterations, before_trip):
-                self.replay_trips(len(iterations) - 2, before_trip)
-                break
-            if repeats and trip == 1:
-                before_trip = (self.steps, {key: len(kept) for key, kept in self.footprint.items()})
+            if trip == 1 and first is not None:
+                self.end_capture(first)
+                if self.repeats_from_here(node, env, forgotten, iterations, first):
+                    self.replay_trips(len(iterations) - 1, first)
+                    break
+                first = None
             if trip and idle is not None and self.idle_from_here(idle[0]):
                 # this trip and every later one change nothing (see `idle_from_here`): only their steps count
                 steps = self.idle_trip_steps(node, idle[1], env, forgotten, trip, value)
@@ -1520,6 +1536,8 @@ class BlockRun:
                 mask = loop_mask & active
                 partial = self.skipped_by_some(active, loop_mask, loop_partial)
             self.walk(node.children, inner, mask, loop_reasons, partial)
+        if first is not None:
+            self.end_capture(first)     # (the loop ran as one batch from its first trip)
         if len(iterations) > 1:
             env.update(forgotten)   # after the loop they hold their last-iteration values
 
@@ -1530,21 +1548,38 @@ class BlockRun:
             known = self.memo.repeat_plans[id(node)] = (node, _repeat_plan(node))
         return known[1]
 
-    def repeats_from_here(self, node: LoopNode, env, forgotten: dict, iterations: list, before_trip: tuple) -> bool:
-        """Whether trips 2 and later of a loop with a `_repeat_plan` would find what trip 1 found, trip 1
-        having started at `before_trip` (steps, lengths of the footprint lists kept for comparing
-        blocks). Its trips record the same instances when every thread runs each of them (the same
-        masks), and each interval they close (the last trip's end and the next one's start included)
-        is then one seen already: trip 0 differs from trip 1 only in names nothing recorded reads.
-        Trips that would reach the step cap are left to the walk, which cuts the trace where it always
-        did. A read-only access reading the counter must have its unknown address noted already or,
-        in the loop's own body, a known address in every later trip (the walk then skips it)."""
+    def start_capture(self) -> _TripCapture:
+        """Starts keeping what the coming trip does to the intervals (see `close_interval`)."""
+        capture = _TripCapture(self.steps, len(self.interval),
+                               {key: len(kept) for key, kept in self.footprint.items()})
+        self.found.captures.append(capture)
+        return capture
+
+    def end_capture(self, capture: _TripCapture) -> None:
+        """Stops keeping what a trip does (`start_capture`), if it is kept still."""
+        captures = self.found.captures
+        for index in range(len(captures) - 1, -1, -1):
+            if captures[index] is capture:
+                del captures[index]
+                return
+
+    def repeats_from_here(self, node: LoopNode, env, forgotten: dict, iterations: list, first: _TripCapture) -> bool:
+        """Whether trips 1 and later of a loop with a `_repeat_plan` would find only what trip 0 (as
+        `first` kept it) found and what `replay_trips` finds from it. Its trips record the same
+        instances when every thread runs each of them (the same masks): its trips differ from trip 0
+        in names nothing recorded reads, and from each other in the counter, which only read-only
+        accesses read. Such an access must have its unknown address noted already or, in the loop's
+        own body, a known address in every later trip (the walk then skips it). Trip 0 must have
+        closed an interval (every trip then closes the same ones); trips that would reach the step
+        cap are left to the walk, which cuts the trace where it always did."""
+        if not first.closes:
+            return False
         everyone = self.everyone
         for _, active in iterations:
             if active is not everyone:
                 return False
-        steps = self.steps - before_trip[0]
-        if self.steps + steps * (len(iterations) - 2) >= MAX_STEPS:
+        steps = self.steps - first.steps
+        if self.steps + steps * (len(iterations) - 1) >= MAX_STEPS:
             return False
         noted = self.found.unknown_addresses
         var = node.loop.var
@@ -1553,20 +1588,37 @@ class BlockRun:
                 continue
             if not direct:
                 return False
-            for trip in range(2, len(iterations)):
+            for trip in range(1, len(iterations)):
                 if self.addresses(event, _iteration_env(env, forgotten, var, trip, iterations[trip][0])) is None:
                     return False
         return True
 
-    def replay_trips(self, count: int, before_trip: tuple) -> None:
-        """Counts `count` more trips like trip 1 (see `repeats_from_here`): their steps, and the
-        footprints of global accesses kept for comparing blocks, which trip 1 added to the lists."""
-        steps, lengths = before_trip
-        self.take_steps((self.steps - steps) * count)
+    def replay_trips(self, count: int, first: _TripCapture) -> None:
+        """Stands for `count` more trips like trip 0 (see `repeats_from_here`), which closed the
+        intervals `first.closes` and left the interval `tail` open. Each later trip closes the same
+        intervals but its first, which holds the previous trip's tail and its own head (what trip 0
+        recorded before its first close): that one is closed here, and the barriers it meets are
+        checked, the one before it (the trip's last) and the one after it (the trip's second close);
+        every other check of a later trip repeats one of trip 0's. (A trip that closes one interval
+        meets its barrier between two such intervals; what that check compares, the head or tail of
+        one against the head or tail of the next, trip 0's check or the one after the loop, whose
+        interval starts with the tail, compare too.) Their steps are counted and the footprints of
+        global accesses trip 0 kept for comparing blocks are kept again for each."""
+        self.take_steps((self.steps - first.steps) * count)
         for key, kept in self.footprint.items():
-            added = kept[lengths.get(key, 0):]
+            added = kept[first.kept.get(key, 0):]
             if added:
                 kept.extend(added * count)
+        head_interval, first_barrier = first.closes[0]
+        head = head_interval[first.start:]
+        tail, unknown, unshared, last = self.interval, self.unknown_in_interval, self.unshared, self.previous
+        self.interval = tail + head
+        self.unshared = _NOTHING
+        self.close_interval(first_barrier)      # (the interval across the loop's back edge)
+        if len(first.closes) > 1:
+            self.check_barrier(self.previous, first.closes[1][0])
+            self.previous = last
+        self.interval, self.unknown_in_interval, self.unshared = list(tail), unknown, unshared
 
     def idle_plan(self, node: LoopNode):
         """`_idle_plan(node)`, worked out once per loop node of the analysis."""
@@ -2603,16 +2655,24 @@ class BlockRun:
                 for race in races_within(current, self.space, memory, races, unshared):
                     races.setdefault((race.array, race.first_line, race.second_line), race)
         if self.previous is not None:
-            before, between = self.previous
-            key = (between.line, between.column)
-            # needed once is needed for good: a barrier in a loop is not checked again each iteration
-            if not self.found.barrier_needed.get(key, False):
-                self.found.barrier_needed[key] = between.kind in VALUE_BARRIERS or \
-                    _hazard_across(before, current, self.space)
+            self.check_barrier(self.previous, current)
+        if self.found.captures and barrier is not None:
+            for capture in self.found.captures:
+                capture.closes.append((current, barrier))
         self.previous = (current, barrier) if barrier is not None else None
         self.unshared = _NOTHING
         self.interval = []
         self.unknown_in_interval = set()
+
+    def check_barrier(self, previous: tuple, current: list) -> None:
+        """Whether the barrier of `previous` ((the interval before it, it)) orders a conflict between
+        that interval and `current`, the one after it, kept in `barrier_needed`."""
+        before, between = previous
+        key = (between.line, between.column)
+        # needed once is needed for good: a barrier in a loop is not checked again each iteration
+        if not self.found.barrier_needed.get(key, False):
+            self.found.barrier_needed[key] = between.kind in VALUE_BARRIERS or \
+                _hazard_across(before, current, self.space)
 
     def spaces_left_to_check(self, current: list) -> set:
         """The memories written in the interval `current` outside the arrays the screen cleared
