@@ -1598,12 +1598,12 @@ class BlockRun:
         intervals `first.closes` and left the interval `tail` open. Each later trip closes the same
         intervals but its first, which holds the previous trip's tail and its own head (what trip 0
         recorded before its first close): that one is closed here, and the barriers it meets are
-        checked, the one before it (the trip's last) and the one after it (the trip's second close);
-        every other check of a later trip repeats one of trip 0's. (A trip that closes one interval
-        meets its barrier between two such intervals; what that check compares, the head or tail of
-        one against the head or tail of the next, trip 0's check or the one after the loop, whose
-        interval starts with the tail, compare too.) Their steps are counted and the footprints of
-        global accesses trip 0 kept for comparing blocks are kept again for each."""
+        checked, the one before it (the trip's last) and the one after it (the trip's second close,
+        or for a trip of one close the same barrier between two such intervals: what it compares is
+        mostly compared by trip 0's check and the one after the loop too, but in other word sizes
+        where their intervals hold narrower elements); every other check of a later trip repeats one
+        of trip 0's. Their steps are counted and the footprints of global accesses trip 0 kept for
+        comparing blocks are kept again for each."""
         self.take_steps((self.steps - first.steps) * count)
         for key, kept in self.footprint.items():
             added = kept[first.kept.get(key, 0):]
@@ -1618,6 +1618,9 @@ class BlockRun:
         if len(first.closes) > 1:
             self.check_barrier(self.previous, first.closes[1][0])
             self.previous = last
+        else:
+            # (a trip of one close: the barrier is met again between two intervals across the back edge)
+            self.check_barrier(self.previous, tail + head)
         self.interval, self.unknown_in_interval, self.unshared = list(tail), unknown, unshared
 
     def idle_plan(self, node: LoopNode):
