@@ -92,6 +92,7 @@ MAX_PAIRS_TABLE = 1 << 18   # (blocks x blocks x accesses x accesses) of that ta
 NO_PAIR_TO_NAME = True   # a race check skips a group of one access whose every pair the naming loop would skip
 PLAIN_SHORTCUTS = True   # a kernel without barriers, shared memory, atomics, fences and warp intrinsics skips the
                          # bookkeeping only those need; one without loops, the loop tree
+REPEAT_TRIPS = True      # a loop whose trips all repeat its first runs one trip (see `_repeat_plan`)
 
 
 
@@ -507,6 +508,8 @@ class Memo:
         self.screens = ScreensSeen()
         # id(loop node) -> (node, `_idle_plan` of it): see `BlockRun.idle_from_here`
         self.idle_candidates: dict = {}
+        # id(loop node) -> (node, `_repeat_plan` of it): see `BlockRun.repeats_from_here`
+        self.repeat_plans: dict = {}
 
     def recall(self, what, env: dict, block, compute, *args, also=None):
         """`compute(*args)`, the value of `what` (an expression, a loop or a tuple of conditions:
@@ -690,6 +693,59 @@ def varying_names(tree) -> frozenset:
 
 _ABSENT = object()
 _ABSENTS = [(_ABSENT,) * n for n in range(16)]     # (_ABSENT,) * n, made once (see `Memo.reading`)
+
+
+def _repeat_plan(node: LoopNode) -> tuple | None:
+    """For a loop whose every trip records the same instances and closes its intervals alike, so that
+    trips after the first need not be walked (`BlockRun.repeats_from_here`): the read-only accesses
+    whose address or conditions read its counter or what it carries, each with whether it is in the
+    loop's own body (not in a loop in it); None for any other loop. Such a loop's body is plain loads
+    and stores, block barriers (one of them under no condition, so that every trip closes an interval
+    where anyone is alive) and loops of those; and no written array's address or conditions, no
+    barrier's conditions and no inner loop's bounds read the counter or what the loop carries (an
+    inner loop's own counter excepted within it). Its trips then differ only in the read-only
+    accesses, which record nothing but the note of an unknown address (see `mark_read_only`)."""
+    var = node.loop.var
+    if var is None:
+        return None
+    if not any(type(child) is not LoopNode and child.block_barrier and not child.conditions
+               for child in node.children):
+        return None
+    watched: list = []
+
+    def visit(children, changed: frozenset) -> bool:
+        for child in children:
+            if type(child) is LoopNode:
+                inner = changed - {loop.var for loop in _loops_under(child)} if child.quiet else \
+                    changed - {child.loop.var}
+                read = _names_read(_expressions_of(child if child.quiet else child.loop))
+                if read is None or not inner.isdisjoint(read):
+                    return False
+                if not child.quiet and not visit(child.children, inner):
+                    return False
+                continue
+            if child.inert:
+                continue
+            if child.kind == "access" and child.plain_access:
+                read = _names_read(_expressions_of(child.conditions))
+                address = child.record.address
+                if isinstance(address, sx.Expr):
+                    read = None if read is None or address._has_load else read | address._symbols
+                if child.read_only:
+                    if read is None or not changed.isdisjoint(read):
+                        watched.append((child, children is node.children))
+                elif read is None or not changed.isdisjoint(read):
+                    return False
+                continue
+            if child.kind == "barrier" and child.block_barrier:
+                read = _names_read(_expressions_of(child.conditions))
+                if read is None or not changed.isdisjoint(read):
+                    return False
+                continue
+            return False
+        return True
+
+    return tuple(watched) if visit(node.children, frozenset(node.carried | {var})) else None
 
 
 def _idle_candidates(node: LoopNode) -> tuple | None:
@@ -1253,6 +1309,19 @@ def _every_thread(size: int) -> np.ndarray:
     return threads
 
 
+class _TripCapture:
+    """What a loop's first trip did to the intervals, for `BlockRun.replay_trips`: the steps, the length
+    of the open interval and of each list of footprints kept for comparing blocks when it started,
+    and the (interval, barrier) of each interval it closed (`BlockRun.close_interval` adds them)."""
+    __slots__ = ("steps", "start", "kept", "closes")
+
+    def __init__(self, steps: int, start: int, kept: dict):
+        self.steps = steps
+        self.start = start
+        self.kept = kept
+        self.closes: list = []
+
+
 class Findings:
     """Everything found over all executed blocks, deduplicated by source location."""
 
@@ -1272,6 +1341,7 @@ class Findings:
         self.unknown_addresses: set = set()   # id(access) of accesses whose unknown address was noted
         # shared between the instances of all blocks (None: each instance computes its own)
         self.footprints = Footprints() if SHARE_FOOTPRINTS else None
+        self.captures: list = []           # the `_TripCapture`s of the loops in their first trip (innermost last)
 
     def note(self, text: str) -> None:
         if text not in self.inexact and len(self.inexact) < MAX_NOTES:
@@ -1436,7 +1506,16 @@ class BlockRun:
         # the iterations that run in one environment but for the counter: all, or all but the first
         alike_from = 1 if forgotten else 0
         idle = self.idle_plan(node)
+        # (a loop whose later trips repeat its first: see `repeats_from_here`)
+        first = self.start_capture() if REPEAT_TRIPS and len(iterations) > 2 and self.repeat_plan(node) is not None \
+            else None
         for trip, (value, active) in enumerate(iterations):
+            if trip == 1 and first is not None:
+                self.end_capture(first)
+                if self.repeats_from_here(node, env, forgotten, iterations, first):
+                    self.replay_trips(len(iterations) - 1, first)
+                    break
+                first = None
             if trip and idle is not None and self.idle_from_here(idle[0]):
                 # this trip and every later one change nothing (see `idle_from_here`): only their steps count
                 steps = self.idle_trip_steps(node, idle[1], env, forgotten, trip, value)
@@ -1459,8 +1538,92 @@ class BlockRun:
                 mask = loop_mask & active
                 partial = self.skipped_by_some(active, loop_mask, loop_partial)
             self.walk(node.children, inner, mask, loop_reasons, partial)
+        if first is not None:
+            self.end_capture(first)     # (the loop ran as one batch from its first trip)
         if len(iterations) > 1:
             env.update(forgotten)   # after the loop they hold their last-iteration values
+
+    def repeat_plan(self, node: LoopNode):
+        """`_repeat_plan(node)`, worked out once per loop node of the analysis."""
+        known = self.memo.repeat_plans.get(id(node))
+        if known is None or known[0] is not node:
+            known = self.memo.repeat_plans[id(node)] = (node, _repeat_plan(node))
+        return known[1]
+
+    def start_capture(self) -> _TripCapture:
+        """Starts keeping what the coming trip does to the intervals (see `close_interval`)."""
+        capture = _TripCapture(self.steps, len(self.interval),
+                               {key: len(kept) for key, kept in self.footprint.items()})
+        self.found.captures.append(capture)
+        return capture
+
+    def end_capture(self, capture: _TripCapture) -> None:
+        """Stops keeping what a trip does (`start_capture`), if it is kept still."""
+        captures = self.found.captures
+        for index in range(len(captures) - 1, -1, -1):
+            if captures[index] is capture:
+                del captures[index]
+                return
+
+    def repeats_from_here(self, node: LoopNode, env, forgotten: dict, iterations: list, first: _TripCapture) -> bool:
+        """Whether trips 1 and later of a loop with a `_repeat_plan` would find only what trip 0 (as
+        `first` kept it) found and what `replay_trips` finds from it. Its trips record the same
+        instances when every thread runs each of them (the same masks): its trips differ from trip 0
+        in names nothing recorded reads, and from each other in the counter, which only read-only
+        accesses read. Such an access must have its unknown address noted already or, in the loop's
+        own body, a known address in every later trip (the walk then skips it). Trip 0 must have
+        closed an interval (every trip then closes the same ones); trips that would reach the step
+        cap are left to the walk, which cuts the trace where it always did."""
+        if not first.closes:
+            return False
+        everyone = self.everyone
+        for _, active in iterations:
+            if active is not everyone:
+                return False
+        steps = self.steps - first.steps
+        if self.steps + steps * (len(iterations) - 1) >= MAX_STEPS:
+            return False
+        noted = self.found.unknown_addresses
+        var = node.loop.var
+        for event, direct in self.repeat_plan(node):
+            if id(event.record) in noted:
+                continue
+            if not direct:
+                return False
+            for trip in range(1, len(iterations)):
+                if self.addresses(event, _iteration_env(env, forgotten, var, trip, iterations[trip][0])) is None:
+                    return False
+        return True
+
+    def replay_trips(self, count: int, first: _TripCapture) -> None:
+        """Stands for `count` more trips like trip 0 (see `repeats_from_here`), which closed the
+        intervals `first.closes` and left the interval `tail` open. Each later trip closes the same
+        intervals but its first, which holds the previous trip's tail and its own head (what trip 0
+        recorded before its first close): that one is closed here, and the barriers it meets are
+        checked, the one before it (the trip's last) and the one after it (the trip's second close,
+        or for a trip of one close the same barrier between two such intervals: what it compares is
+        mostly compared by trip 0's check and the one after the loop too, but in other word sizes
+        where their intervals hold narrower elements); every other check of a later trip repeats one
+        of trip 0's. Their steps are counted and the footprints of global accesses trip 0 kept for
+        comparing blocks are kept again for each."""
+        self.take_steps((self.steps - first.steps) * count)
+        for key, kept in self.footprint.items():
+            added = kept[first.kept.get(key, 0):]
+            if added:
+                kept.extend(added * count)
+        head_interval, first_barrier = first.closes[0]
+        head = head_interval[first.start:]
+        tail, unknown, unshared, last = self.interval, self.unknown_in_interval, self.unshared, self.previous
+        self.interval = tail + head
+        self.unshared = _NOTHING
+        self.close_interval(first_barrier)      # (the interval across the loop's back edge)
+        if len(first.closes) > 1:
+            self.check_barrier(self.previous, first.closes[1][0])
+            self.previous = last
+        else:
+            # (a trip of one close: the barrier is met again between two intervals across the back edge)
+            self.check_barrier(self.previous, tail + head)
+        self.interval, self.unknown_in_interval, self.unshared = list(tail), unknown, unshared
 
     def idle_plan(self, node: LoopNode):
         """`_idle_plan(node)`, worked out once per loop node of the analysis."""
@@ -2497,16 +2660,24 @@ class BlockRun:
                 for race in races_within(current, self.space, memory, races, unshared):
                     races.setdefault((race.array, race.first_line, race.second_line), race)
         if self.previous is not None:
-            before, between = self.previous
-            key = (between.line, between.column)
-            # needed once is needed for good: a barrier in a loop is not checked again each iteration
-            if not self.found.barrier_needed.get(key, False):
-                self.found.barrier_needed[key] = between.kind in VALUE_BARRIERS or \
-                    _hazard_across(before, current, self.space)
+            self.check_barrier(self.previous, current)
+        if self.found.captures and barrier is not None:
+            for capture in self.found.captures:
+                capture.closes.append((current, barrier))
         self.previous = (current, barrier) if barrier is not None else None
         self.unshared = _NOTHING
         self.interval = []
         self.unknown_in_interval = set()
+
+    def check_barrier(self, previous: tuple, current: list) -> None:
+        """Whether the barrier of `previous` ((the interval before it, it)) orders a conflict between
+        that interval and `current`, the one after it, kept in `barrier_needed`."""
+        before, between = previous
+        key = (between.line, between.column)
+        # needed once is needed for good: a barrier in a loop is not checked again each iteration
+        if not self.found.barrier_needed.get(key, False):
+            self.found.barrier_needed[key] = between.kind in VALUE_BARRIERS or \
+                _hazard_across(before, current, self.space)
 
     def spaces_left_to_check(self, current: list) -> set:
         """The memories written in the interval `current` outside the arrays the screen cleared
