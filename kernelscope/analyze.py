@@ -213,12 +213,13 @@ def _options(options: Options | None, overrides: dict) -> Options:
 
 def analyze_kernel(kernel, options: Options, usage, path: str, planned=()) -> KernelResult:
     bindings = {**{k: v for k, v in kernel.template_bindings.items() if isinstance(v, int)}, **options.bindings}
-    block, block_source, grid, dynamic_smem = _launch_shape(kernel, options, bindings, planned[:1])
+    sites = _site_dims(kernel, bindings)
+    block, block_source, grid, dynamic_smem = _launch_shape(kernel, options, sites, planned[:1])
     # one set of trip counts for both analyses that weigh statements by how often they run
     weights = _exec_weights(block, grid, bindings)
     memory = memory_analysis.analyze(kernel, block, bindings, grid, weights)
     result = KernelResult(kernel, block, block_source, grid, memory, path=path,
-                          rejected_launches=_rejected_launches(kernel, bindings))
+                          rejected_launches=_rejected_launches(sites))
     threads = block.threads * grid[0] * grid[1] * grid[2] if grid else None
     result.intensity = intensity_analysis.analyze(kernel, memory, weights, _roofline_gpu(options.arch),
                                                   threads)
@@ -226,7 +227,7 @@ def analyze_kernel(kernel, options: Options, usage, path: str, planned=()) -> Ke
     result.occupancy = _occupancy(kernel, block, usage, dynamic_smem, options)
     result.sync = _sync(kernel, block, bindings, grid, block_source == "default")
     result.diagnostics = rules.check_kernel(result, options.enabled)
-    result.launches = _launch_results(kernel, options, bindings, result, usage)
+    result.launches = _launch_results(kernel, options, bindings, sites, result, usage)
     if planned:
         result.plan = _plan_json(planned)
     return result
@@ -276,15 +277,13 @@ def _roofline_gpu(arch: str):
 MAX_LAUNCH_SHAPES = 16
 
 
-def _launch_results(kernel, options: Options, bindings: dict, main: KernelResult, usage) -> list:
+def _launch_results(kernel, options: Options, bindings: dict, sites: list, main: KernelResult, usage) -> list:
     """One LaunchResult per distinct launch shape (the first MAX_LAUNCH_SHAPES, at each one's first
-    site) when the file launches the kernel with more than one; [] otherwise."""
+    site) when the file launches the kernel with more than one; [] otherwise. sites: _site_dims'."""
     shapes = {}
-    for site in kernel.launches:
-        block = _resolve_dims(site.block_exprs, bindings) or site.block
+    for site, block, grid in sites:
         if not block or _threads(block) > MAX_BLOCK_THREADS:
             continue
-        grid = _resolve_dims(site.grid_exprs, bindings) or site.grid
         smem = site.dynamic_smem if site.dynamic_smem and 0 < site.dynamic_smem < 2**31 else 0
         shape = (tuple(block), tuple(grid) if grid and max(grid) <= MAX_GRID_DIM else None, smem)
         shapes.setdefault(shape, site)
@@ -313,19 +312,18 @@ MAX_BLOCK_THREADS = 1024
 MAX_GRID_DIM = 2**31 - 1
 
 
-def _launch_shape(kernel, options: Options, bindings: dict, planned=()):
-    """Block shape, where it came from, grid (when known) and dynamic shared memory: a launch site's,
-    else the launch plan's (`planned`: the kernel's first plan launch, what of it resolved), else the
-    options'. Launch sites whose block no GPU accepts (over 1024 threads) are skipped here; KS303
-    reports them."""
+def _launch_shape(kernel, options: Options, sites: list, planned=()):
+    """Block shape, where it came from, grid (when known) and dynamic shared memory: a launch site's
+    (sites: _site_dims'), else the launch plan's (`planned`: the kernel's first plan launch, what of
+    it resolved), else the options'. Launch sites whose block no GPU accepts (over 1024 threads) are
+    skipped here; KS303 reports them."""
     block = grid = None
     source = "default"
     dynamic_smem = options.dynamic_smem
-    for site in kernel.launches:
-        resolved = _resolve_dims(site.block_exprs, bindings) or site.block
+    for site, resolved, site_grid in sites:
         if resolved and _threads(resolved) <= MAX_BLOCK_THREADS:
             block, source = resolved, "launch"
-            grid = _resolve_dims(site.grid_exprs, bindings) or site.grid
+            grid = site_grid
             if grid and any(g > MAX_GRID_DIM for g in grid):
                 grid = None
             if dynamic_smem is None and site.dynamic_smem and 0 < site.dynamic_smem < 2**31:
@@ -353,14 +351,31 @@ def _threads(dims) -> int:
     return dims[0] * dims[1] * dims[2]
 
 
-def _rejected_launches(kernel, bindings: dict) -> list:
-    """Launch sites whose block has more threads than any GPU runs."""
+def _rejected_launches(sites: list) -> list:
+    """Launch sites whose block has more threads than any GPU runs (sites: _site_dims')."""
     rejected = []
-    for site in kernel.launches:
-        dims = _resolve_dims(site.block_exprs, bindings) or site.block
+    for site, dims, _ in sites:
         if dims and _threads(dims) > MAX_BLOCK_THREADS:
             rejected.append(RejectedLaunch(site.line, site.column, _threads(dims), MAX_BLOCK_THREADS))
     return rejected
+
+
+def _site_dims(kernel, bindings: dict) -> list:
+    """(site, block, grid) of each of the kernel's launch sites: the block's and the grid's sizes
+    with the bindings where they resolve, else the site's own (its constant sizes, or None). Made
+    once a kernel for _launch_shape, _rejected_launches and _launch_results, which each read them.
+    Without bindings a site's sizes resolve to what the front end found constant in them
+    (parse._constant_dims is _resolve_dims without bindings), so they are the site's own
+    (tests/test_rest23_site_dims.py compares the two)."""
+    if not bindings and SITE_DIMS_WITHOUT_BINDINGS:
+        return [(site, site.block, site.grid) for site in kernel.launches]
+    return [(site, _resolve_dims(site.block_exprs, bindings) or site.block,
+             _resolve_dims(site.grid_exprs, bindings) or site.grid) for site in kernel.launches]
+
+
+# _site_dims takes a site's own sizes where there are no bindings (the switch is for tests that
+# compare with resolving them)
+SITE_DIMS_WITHOUT_BINDINGS = True
 
 
 def _resolve_dims(exprs, bindings):

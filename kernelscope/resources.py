@@ -11,6 +11,7 @@ import json
 import os
 import re
 from dataclasses import field, replace
+from operator import mul
 from pathlib import Path
 from typing import Iterable, Mapping, Optional
 
@@ -414,18 +415,30 @@ MIN_REGISTERS = 8
 REGISTER_FILE = 65536
 
 
+# The features estimate_usage weighs, in the order it adds them up
+FEATURES = ("base", "pointer_params", "loops", "loop_depth", "unrolled_loops", "arith_sites", "local_words")
+
+
 def estimator_features(kernel) -> dict:
     """The counts `estimate_usage` weighs, read from a kernelscope.model.Kernel."""
-    local_bytes = sum(kernel.local_arrays.values())
-    return {
-        "base": 1,
-        "pointer_params": sum(1 for p in kernel.params if p.is_pointer),
-        "loops": len(kernel.loops),
-        "loop_depth": max((loop.depth for loop in kernel.loops), default=0),
-        "unrolled_loops": sum(1 for loop in kernel.loops if loop.unrolled is not None),
-        "arith_sites": min(len(kernel.arith), ARITH_SITES_CAP),
-        "local_words": min(local_bytes // 4, LOCAL_WORDS_CAP),
-    }
+    return dict(zip(FEATURES, _feature_counts(kernel, sum(kernel.local_arrays.values()))))
+
+
+def _feature_counts(kernel, local_bytes: int) -> tuple:
+    """estimator_features' values in FEATURES order, counted in plain loops: estimate_usage runs for
+    every kernel, and a generator expression a count cost more than the rest of the estimate."""
+    pointers = 0
+    for param in kernel.params:
+        if param.is_pointer:
+            pointers += 1
+    depth = unrolled = 0
+    for loop in kernel.loops:
+        if loop.depth > depth:
+            depth = loop.depth
+        if loop.unrolled is not None:
+            unrolled += 1
+    return (1, pointers, len(kernel.loops), depth, unrolled, min(len(kernel.arith), ARITH_SITES_CAP),
+            min(local_bytes // 4, LOCAL_WORDS_CAP))
 
 
 def _launch_bounds_register_cap(kernel) -> int:
@@ -455,15 +468,18 @@ def _static_shared_bytes(kernel) -> int:
 def estimate_usage(kernel) -> ResourceUsage:
     """A register estimate for machines without nvcc (median error against ptxas in
     profiles/measured/estimator_error.csv). Shared memory and barriers come straight from the record."""
-    features = estimator_features(kernel)
-    registers = round(sum(ESTIMATOR_WEIGHTS[name] * value for name, value in features.items()))
-    registers = min(max(registers, MIN_REGISTERS), _launch_bounds_register_cap(kernel))
     local_bytes = sum(kernel.local_arrays.values())
-    return ResourceUsage(
-        registers=registers,
-        stack_bytes=local_bytes if local_bytes > LOCAL_WORDS_CAP * 4 else 0,
-        static_shared_bytes=_static_shared_bytes(kernel),
-        barriers=1 if any(b.kind.startswith("syncthreads") for b in kernel.barriers) else 0,
-        source="estimate",
-        instantiation=kernel.name,
-    )
+    # each weight times its feature, added up in FEATURES order (as a sum over estimator_features' items)
+    registers = round(sum(map(mul, _WEIGHTS_IN_ORDER, _feature_counts(kernel, local_bytes))))
+    registers = min(max(registers, MIN_REGISTERS), _launch_bounds_register_cap(kernel))
+    barriers = 0
+    for barrier in kernel.barriers:
+        if barrier.kind.startswith("syncthreads"):
+            barriers = 1
+            break
+    return ResourceUsage(registers=registers, stack_bytes=local_bytes if local_bytes > LOCAL_WORDS_CAP * 4 else 0,
+                         static_shared_bytes=_static_shared_bytes(kernel), barriers=barriers, source="estimate",
+                         instantiation=kernel.name)
+
+
+_WEIGHTS_IN_ORDER = tuple(ESTIMATOR_WEIGHTS[name] for name in FEATURES)
