@@ -6,6 +6,7 @@ from __future__ import annotations
 import bisect
 import re
 from functools import lru_cache
+from itertools import accumulate
 
 from kernelscope import symbolic as sx
 from kernelscope.errors import InputError, InvalidSource
@@ -246,21 +247,19 @@ def _walked_captures_to_refine(root, text: str | None = None) -> dict:
     without `__global__` or `__device__`, which _refine drops, may be missing). The patterns can
     then only match named nodes with children, so the walk neither visits anonymous nodes nor asks
     a leaf its type, and it visits only the nodes whose text holds a word of
-    _REFINED_CAPTURE_MARKS, or a `<` with a `>` after it: a node holding a `<` holds such a pair
-    iff the first `>` after its first `<` lies in it (tree-sitter's nodes lie within their
+    _REFINED_CAPTURE_MARKS, or a `<` that could open a template argument list or a launch with a
+    `>` that could close it (see _angle_pairs) in it (tree-sitter's nodes lie within their
     parents' bytes, so a node without a mark has no capture in or under it).
-    tests/test_prefast5_capture_marks.py and tests/test_walked_captures.py compare them."""
+    tests/test_prefast5_capture_marks.py, tests/test_walked_captures.py and
+    tests/test_capture24_angle_pairs.py compare them."""
     found: dict = {}
     kinds = _walked_kind_ids()
     if text is None:        # (offsets are from the start of the parsed text: pad to the node's start)
         text = " " * root.start_byte + root.text.decode("latin-1")
-    # A node's `<` pair is found by two searches of its text in C (the first `<` from its start,
-    # then a `>` after that before its end), where a bisection of every `<`'s offset and a list of
-    # each one's next `>` cost more (tests/test_prefast12_capture_marks.py compares with that walk).
     words = _mark_offsets(text, _REFINED_CAPTURE_MARKS)
     word_count = len(words)
-    find = text.find
-    opening, closing = _ANGLE_PAIR
+    opens, closes = _angle_pairs(text)
+    open_count = len(opens)
     levels = [iter((root,))]
     while levels:
         for node in levels[-1]:
@@ -270,8 +269,8 @@ def _walked_captures_to_refine(root, text: str | None = None) -> dict:
             start = node.start_byte
             index = bisect.bisect_left(words, start)
             if index == word_count or words[index] >= end:
-                first = find(opening, start, end)
-                if first < 0 or find(closing, first + 1, end) < 0:
+                index = bisect.bisect_left(opens, start)
+                if index == open_count or closes[index] >= end:
                     continue
             if node.kind_id in kinds:
                 _walked_match(node, node.type, found)
@@ -285,9 +284,45 @@ def _walked_captures_to_refine(root, text: str | None = None) -> dict:
     return found
 
 
-# what a template argument list or launch configuration opens and closes with (tests change it to
-# show that the walk needs each)
+# what a template argument list or launch configuration closes with (tests change it to show that
+# the walk needs it)
 _ANGLE_PAIR = ("<", ">")
+
+# A `<` that could open a template argument list or a launch, and what follows it up to the first
+# character that tells more (_angle_pairs). Tree-sitter lexes `<<` and `<=` as one token each, so
+# a template's `<` is neither followed by `<` or `=` nor preceded by `<`; `<<<` opens a launch.
+# A match's end is where the first character that tells more lies; a `<` whose first such
+# character is `;`, `)`, `]` or `}` does not match. (The pattern starts with a plain `<` so that
+# the regex engine searches for it quickly.)
+_ANGLE_OPEN = re.compile(r"<(?:<<|(?<!<<)(?![<=])[^;()\[\]{}<>\"'/]*+(?![;)\]}]))")
+
+
+def _angle_pairs(text: str) -> tuple:
+    """The offsets of the `<` in text that could open a template argument list or a launch, in
+    order, and for each the least offset of a `>` that could close it or one opened after it.
+    Between a template's `<` and its `>` every `(`, `[` and `{` is closed and any `;` lies within
+    braces (a lambda's body), outside literals and comments. So a `<` whose first character of
+    `;)]}>"'/([{<` after it is `;`, `)`, `]` or `}` opens none: a comparison such as `i < n;` or
+    `(i < n)`, which in a kernel body would otherwise pair with any later `>` (`->`, `>=`, `>>`)
+    and let the walk into most of the body. Where the first such character is a `>`, that is the
+    close; where it could begin a nested bracket, a literal, a comment or another `<`, the first
+    `>` after it stands for the close (an earlier close than the real one only visits more)."""
+    closing = _ANGLE_PAIR[1]
+    find = text.find
+    opens = []
+    closes = []
+    for match in _ANGLE_OPEN.finditer(text):
+        close = find(closing, match.end())
+        if close < 0:
+            break           # (nor has any later `<` a `>` after it)
+        opens.append(match.start())
+        closes.append(close)
+    # each entry the least close of its own and every later `<` (a node holding the `<` at
+    # opens[i] or a later one holds one of these closes iff it holds closes[i])
+    closes.reverse()
+    closes = list(accumulate(closes, min))
+    closes.reverse()
+    return opens, closes
 
 
 def _mark_offsets(text: str, marks: tuple) -> list:
