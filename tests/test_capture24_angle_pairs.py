@@ -26,6 +26,14 @@ HOSTILE = [
     "template <class T, int N = (3 > 2)> struct W { T v[N]; };\nvoid h(float* y) { W<float, 2> w; W<W<int>, 1> x; }",
     "void h(float* y, int n) { y[0] = (n < 2); y[1] = y[n < 3]; { y[2] = n < 4; } y[3] = Box<int>::v; }",
     "__global__ void k(float* y, int n) { if (threadIdx.x < n) y[0] = reinterpret_cast<const float4*>(y)->x; }",
+    # keywords inside words, comments and other constructs; two qualifiers on one definition
+    "__device__ __global__ void both(float* y) { y[0] = 1; }\nint classify(int subclass) { return subclass; } // class struct typedef template",
+    "enum class E { A }; union U { int a; }; typedef struct { int a; } T; struct Q; class R : Box<int> { int v; };",
+    # explicit instantiations with and without a qualifier, and template ids in other positions
+    "template <class T> __global__ void k(T* y) { y[0] = 0; }\ntemplate __global__ void k<float>(float*);\n"
+    "template void k<int>(int*);\nextern template void k<double>(double*);",
+    "#include <vector>\nnamespace ns { template <class T> T f(T a) { return a; } }\nstruct O { bool operator<(const O&) const; "
+    "template <class T> T g(); };\nvoid h(O o, int n) { n = ns::f<int>(n); n = ns::Box<int>::v; n = o.template g<int>(); }",
 ]
 
 # statements that put `<` and `>` in every role, for random bodies
@@ -93,3 +101,37 @@ def test_a_walk_without_angle_pairs_misses_captures(monkeypatch):
         if not root.has_error:
             missed += _refined(front._walked_captures_to_refine(root)) != _refined(front._walked_captures_of_all(root))
     assert missed > 5
+
+
+def test_the_lookup_and_the_walk_from_the_root_agree_on_every_file_and_case():
+    # (the walk serves trees with a top-level node of more than MAX_QUERY_START_DEPTH nodes)
+    from test_prefast5_capture_marks import _trees
+    compared = 0
+    for tree in _trees() + [front._parser().parse(source.encode()) for source in HOSTILE]:
+        root = tree.root_node
+        if not root.has_error:
+            text = root.text.decode("latin-1")
+            looked_up = _refined(front._looked_up_captures(root.named_children, text))
+            assert looked_up == _refined(front._marked_walk(root, text))
+            compared += 1
+    assert compared > 100
+
+
+def test_trees_with_a_top_level_node_past_the_depth_bound_are_walked(monkeypatch):
+    used = []
+    monkeypatch.setattr(front, "_marked_walk", lambda root, text: used.append("walk") or {})
+    monkeypatch.setattr(front, "_looked_up_captures", lambda tops, text: used.append("lookup") or {})
+    front._walked_captures_to_refine(front._parser().parse(b"void h() { int a = 1; }").root_node)
+    deep = "int x = " + "(" * 3000 + "1" + ")" * 3000 + ";\nvoid h() { }"
+    front._walked_captures_to_refine(front._parser().parse(deep.encode()).root_node)
+    assert used == ["lookup", "walk"]
+
+
+def test_a_lookup_without_the_instantiation_mark_misses_instantiations(monkeypatch):
+    monkeypatch.setattr(front, "_INSTANTIATION_MARK", "\x00")
+    source = HOSTILE[-2]
+    root = front._parser().parse(source.encode()).root_node
+    full = _refined(front._walked_captures_of_all(root))
+    assert len(full["instance"]) == 3
+    # (only the one written with `__global__` is still found, by that keyword)
+    assert len(_refined(front._walked_captures_to_refine(root))["instance"]) == 1
