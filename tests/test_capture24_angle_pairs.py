@@ -111,7 +111,7 @@ def test_the_lookup_and_the_walk_from_the_root_agree_on_every_file_and_case():
         root = tree.root_node
         if not root.has_error:
             text = root.text.decode("latin-1")
-            looked_up = _refined(front._looked_up_captures(root.named_children, text))
+            looked_up = _refined(front._looked_up_captures(root, text))
             assert looked_up == _refined(front._marked_walk(root, text))
             compared += 1
     assert compared > 100
@@ -120,7 +120,7 @@ def test_the_lookup_and_the_walk_from_the_root_agree_on_every_file_and_case():
 def test_trees_with_a_top_level_node_past_the_depth_bound_are_walked(monkeypatch):
     used = []
     monkeypatch.setattr(front, "_marked_walk", lambda root, text: used.append("walk") or {})
-    monkeypatch.setattr(front, "_looked_up_captures", lambda tops, text: used.append("lookup") or {})
+    monkeypatch.setattr(front, "_looked_up_captures", lambda root, text: used.append("lookup") or {})
     front._walked_captures_to_refine(front._parser().parse(b"void h() { int a = 1; }").root_node)
     deep = "int x = " + "(" * 3000 + "1" + ")" * 3000 + ";\nvoid h() { }"
     front._walked_captures_to_refine(front._parser().parse(deep.encode()).root_node)

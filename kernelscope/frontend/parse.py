@@ -192,9 +192,9 @@ def _unclosed_braces_of_all(text: str) -> int:
 
 
 # Compiling grammars/cuda.scm costs about 18 ms, once per process; running it costs about as much
-# as a Python walk over the tree's named nodes. A tree without errors is walked, visiting only the
-# nodes whose text could hold a capture that _refine keeps (see _walked_captures_to_refine): a small
-# part of its nodes, a fifth of the query's instructions. A tree with errors needs every node visited: a process walks those of
+# as a Python walk over the tree's named nodes. A tree without errors has only the nodes at the marks
+# of a capture that _refine keeps looked up (see _walked_captures_to_refine): a small part of its
+# nodes, less than a fifth of the query's instructions. A tree with errors needs every node visited: a process walks those of
 # its first files, up to this many bytes in all, and compiles the query only when it has more to
 # read, so that a fresh `kernelscope analyze` of a small file never compiles it.
 WALK_BUDGET_BYTES = 256 * 1024
@@ -236,8 +236,8 @@ _WALKED_TYPES = frozenset(("function_definition", "call_expression", "template_i
 # What _refine keeps needs fewer visits than what the query captures: a function only when
 # `__global__` or `__device__` is one of its tokens, a class or struct with its keyword, a typedef
 # with its own, and a template id, launch or explicit instantiation (of a template id) with a `<`
-# and a later `>`. Statement blocks (`{`) and comparisons (`<` with no `>` after it in the node),
-# most of a kernel body's nodes, then hold no mark.
+# and a later `>`. Statement blocks (`{`) and comparisons (`<` with no `>` after it in the node, or
+# followed first by `;` or a closing bracket), most of a kernel body's nodes, then hold no mark.
 _REFINED_CAPTURE_MARKS = ("__global__", "__device__", "class", "struct", "typedef")
 
 
@@ -260,7 +260,7 @@ def _walked_captures_to_refine(root, text: str | None = None) -> dict:
     tops = root.named_children
     if root.descendant_count <= MAX_QUERY_START_DEPTH or \
             all(top.descendant_count <= MAX_QUERY_START_DEPTH for top in tops):
-        return _looked_up_captures(tops, text)
+        return _looked_up_captures(root, text)
     return _marked_walk(root, text)
 
 
@@ -300,32 +300,27 @@ def _marked_walk(root, text: str) -> dict:
 _INSTANTIATION_MARK = "template"
 
 
-def _looked_up_captures(tops: list, text: str) -> dict:
-    """_walked_captures_to_refine by looking up, below the top-level node holding it, the node of
-    each mark: the smallest named node holding a keyword of _REFINED_CAPTURE_MARKS or
-    _INSTANTIATION_MARK is the definition, class, struct, typedef or instantiation whose token it
-    is (else the keyword is part of a word, a comment or another construct), and the smallest
-    named node holding a `<` of _angle_pairs with the character before it is the template id whose
-    argument list that `<` opens (the name lies before it), or the call that a `<<<` launches
-    (else the `<` is a comparison, a comment's or another construct's). tree-sitter finds each in
-    C, where the walk asked each node on the way down for its range and children in Python: the
-    realistic file's 20,500 nodes against its 2,200 marks. A top-level node's descendants lie at
+def _looked_up_captures(root, text: str) -> dict:
+    """_walked_captures_to_refine by looking up the node of each mark: the smallest named node
+    holding a keyword of _REFINED_CAPTURE_MARKS or _INSTANTIATION_MARK is the definition, class,
+    struct, typedef or instantiation whose token it is (else the keyword is part of a word, a
+    comment or another construct), and the smallest named node holding a `<` of _angle_pairs with
+    the character before it is the template id whose argument list that `<` opens (the name lies
+    before it), or the call that a `<<<` launches (else the `<` is a comparison, a comment's or
+    another construct's). tree-sitter finds each in C, where the walk asked each node on the way
+    down for its range and children in Python: the realistic file's 20,500 nodes against its
+    2,200 marks. (Looking up below the top-level node holding the mark, found by bisection, cost
+    more than tree-sitter's scan of the root's children.) A top-level node's descendants lie at
     most its node count below the root, so none past the walk's depth bound where the caller
     checked that count."""
     found: dict = {}
     seen: set = set()
-    starts = [top.start_byte for top in tops]
+    look_up = root.named_descendant_for_byte_range
     word_kinds, angle_kinds = _looked_up_kind_ids()
     words = _mark_offsets(text, _REFINED_CAPTURE_MARKS + (_INSTANTIATION_MARK,))
     for kinds, offsets, before in ((word_kinds, words, 0), (angle_kinds, _angle_pairs(text)[0], 1)):
         for offset in offsets:
-            index = bisect.bisect_right(starts, offset - before) - 1
-            if index < 0:
-                continue
-            top = tops[index]
-            if offset >= top.end_byte:
-                continue
-            node = top.named_descendant_for_byte_range(offset - before, offset + 1)
+            node = look_up(offset - before, offset + 1)
             if node is not None and node.kind_id in kinds and node.id not in seen:
                 seen.add(node.id)
                 _walked_match(node, node.type, found)
