@@ -3,7 +3,8 @@
 of every `<`'s offset with each one's next `>` (prefast12). The walk must visit the same nodes and
 find the same raw captures, in the same order, as that walk (kept here as the reference) on every
 CUDA file of the project, the marking and pruning cases and random bodies of comparisons, shifts,
-arrows, template ids and launches."""
+arrows, template ids and launches. (Since capture24 the raw captures may differ in functions that
+_refine drops; the refined ones are compared.)"""
 
 import bisect
 import random
@@ -53,9 +54,12 @@ def _raw(captures: dict) -> dict:
 
 
 def _same_walk(tree, text: str | None = None) -> dict:
+    # (since capture24 the walk passes by functions that hold no mark and only comparisons, which
+    # _refine drops: the raw captures may differ there, the refined ones may not)
     root = tree.root_node
     walked = _raw(front._walked_captures_to_refine(root, text))
-    assert walked == _raw(_reference_walk(root, text))
+    assert _raw(front._refine(front._walked_captures_to_refine(root, text), text)) == \
+        _raw(front._refine(_reference_walk(root, text), text))
     return walked
 
 

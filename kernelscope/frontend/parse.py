@@ -6,6 +6,7 @@ from __future__ import annotations
 import bisect
 import re
 from functools import lru_cache
+from itertools import accumulate
 
 from kernelscope import symbolic as sx
 from kernelscope.errors import InputError, InvalidSource
@@ -191,9 +192,9 @@ def _unclosed_braces_of_all(text: str) -> int:
 
 
 # Compiling grammars/cuda.scm costs about 18 ms, once per process; running it costs about as much
-# as a Python walk over the tree's named nodes. A tree without errors is walked, visiting only the
-# nodes whose text could hold a capture that _refine keeps (see _walked_captures_to_refine): a small
-# part of its nodes, a fifth of the query's instructions. A tree with errors needs every node visited: a process walks those of
+# as a Python walk over the tree's named nodes. A tree without errors has only the nodes at the marks
+# of a capture that _refine keeps looked up (see _walked_captures_to_refine): a small part of its
+# nodes, less than a fifth of the query's instructions. A tree with errors needs every node visited: a process walks those of
 # its first files, up to this many bytes in all, and compiles the query only when it has more to
 # read, so that a fresh `kernelscope analyze` of a small file never compiles it.
 WALK_BUDGET_BYTES = 256 * 1024
@@ -235,8 +236,8 @@ _WALKED_TYPES = frozenset(("function_definition", "call_expression", "template_i
 # What _refine keeps needs fewer visits than what the query captures: a function only when
 # `__global__` or `__device__` is one of its tokens, a class or struct with its keyword, a typedef
 # with its own, and a template id, launch or explicit instantiation (of a template id) with a `<`
-# and a later `>`. Statement blocks (`{`) and comparisons (`<` with no `>` after it in the node),
-# most of a kernel body's nodes, then hold no mark.
+# and a later `>`. Statement blocks (`{`) and comparisons (`<` with no `>` after it in the node, or
+# followed first by `;` or a closing bracket), most of a kernel body's nodes, then hold no mark.
 _REFINED_CAPTURE_MARKS = ("__global__", "__device__", "class", "struct", "typedef")
 
 
@@ -246,21 +247,31 @@ def _walked_captures_to_refine(root, text: str | None = None) -> dict:
     without `__global__` or `__device__`, which _refine drops, may be missing). The patterns can
     then only match named nodes with children, so the walk neither visits anonymous nodes nor asks
     a leaf its type, and it visits only the nodes whose text holds a word of
-    _REFINED_CAPTURE_MARKS, or a `<` with a `>` after it: a node holding a `<` holds such a pair
-    iff the first `>` after its first `<` lies in it (tree-sitter's nodes lie within their
+    _REFINED_CAPTURE_MARKS, or a `<` that could open a template argument list or a launch with a
+    `>` that could close it (see _angle_pairs) in it (tree-sitter's nodes lie within their
     parents' bytes, so a node without a mark has no capture in or under it).
-    tests/test_prefast5_capture_marks.py and tests/test_walked_captures.py compare them."""
-    found: dict = {}
-    kinds = _walked_kind_ids()
+    tests/test_prefast5_capture_marks.py, tests/test_walked_captures.py and
+    tests/test_capture24_angle_pairs.py compare them.
+
+    Where no top-level node has more than MAX_QUERY_START_DEPTH nodes (so none lies deeper than the
+    walk's bound), the nodes are looked up at their marks instead (_looked_up_captures)."""
     if text is None:        # (offsets are from the start of the parsed text: pad to the node's start)
         text = " " * root.start_byte + root.text.decode("latin-1")
-    # A node's `<` pair is found by two searches of its text in C (the first `<` from its start,
-    # then a `>` after that before its end), where a bisection of every `<`'s offset and a list of
-    # each one's next `>` cost more (tests/test_prefast12_capture_marks.py compares with that walk).
+    tops = root.named_children
+    if root.descendant_count <= MAX_QUERY_START_DEPTH or \
+            all(top.descendant_count <= MAX_QUERY_START_DEPTH for top in tops):
+        return _looked_up_captures(root, text)
+    return _marked_walk(root, text)
+
+
+def _marked_walk(root, text: str) -> dict:
+    """_walked_captures_to_refine by a walk from the root through the nodes holding a mark."""
+    found: dict = {}
+    kinds = _walked_kind_ids()
     words = _mark_offsets(text, _REFINED_CAPTURE_MARKS)
     word_count = len(words)
-    find = text.find
-    opening, closing = _ANGLE_PAIR
+    opens, closes = _angle_pairs(text)
+    open_count = len(opens)
     levels = [iter((root,))]
     while levels:
         for node in levels[-1]:
@@ -270,8 +281,8 @@ def _walked_captures_to_refine(root, text: str | None = None) -> dict:
             start = node.start_byte
             index = bisect.bisect_left(words, start)
             if index == word_count or words[index] >= end:
-                first = find(opening, start, end)
-                if first < 0 or find(closing, first + 1, end) < 0:
+                index = bisect.bisect_left(opens, start)
+                if index == open_count or closes[index] >= end:
                     continue
             if node.kind_id in kinds:
                 _walked_match(node, node.type, found)
@@ -285,9 +296,84 @@ def _walked_captures_to_refine(root, text: str | None = None) -> dict:
     return found
 
 
-# what a template argument list or launch configuration opens and closes with (tests change it to
-# show that the walk needs each)
+# An explicit instantiation's own keyword (a direct token of it, as the marks are of theirs).
+_INSTANTIATION_MARK = "template"
+
+
+def _looked_up_captures(root, text: str) -> dict:
+    """_walked_captures_to_refine by looking up the node of each mark: the smallest named node
+    holding a keyword of _REFINED_CAPTURE_MARKS or _INSTANTIATION_MARK is the definition, class,
+    struct, typedef or instantiation whose token it is (else the keyword is part of a word, a
+    comment or another construct), and the smallest named node holding a `<` of _angle_pairs with
+    the character before it is the template id whose argument list that `<` opens (the name lies
+    before it), or the call that a `<<<` launches (else the `<` is a comparison, a comment's or
+    another construct's). tree-sitter finds each in C, where the walk asked each node on the way
+    down for its range and children in Python: the realistic file's 20,500 nodes against its
+    2,200 marks. (Looking up below the top-level node holding the mark, found by bisection, cost
+    more than tree-sitter's scan of the root's children.) A top-level node's descendants lie at
+    most its node count below the root, so none past the walk's depth bound where the caller
+    checked that count."""
+    found: dict = {}
+    seen: set = set()
+    look_up = root.named_descendant_for_byte_range
+    word_kinds, angle_kinds = _looked_up_kind_ids()
+    words = _mark_offsets(text, _REFINED_CAPTURE_MARKS + (_INSTANTIATION_MARK,))
+    for kinds, offsets, before in ((word_kinds, words, 0), (angle_kinds, _angle_pairs(text)[0], 1)):
+        for offset in offsets:
+            node = look_up(offset - before, offset + 1)
+            if node is not None and node.kind_id in kinds and node.id not in seen:
+                seen.add(node.id)
+                _walked_match(node, node.type, found)
+    return found
+
+
+@lru_cache(maxsize=1)
+def _looked_up_kind_ids() -> tuple:
+    """The kinds _looked_up_captures takes at a keyword, and at a `<`."""
+    return (kind_ids("function_definition", "class_specifier", "struct_specifier", "type_definition",
+                     "template_instantiation"),
+            kind_ids("template_type", "template_function", "call_expression"))
+
+
+# what a template argument list or launch configuration closes with (tests change it to show that
+# the walk needs it)
 _ANGLE_PAIR = ("<", ">")
+
+# A `<` that could open a template argument list or a launch, and what follows it up to the first
+# character that tells more (_angle_pairs). Tree-sitter lexes `<<` and `<=` as one token each, so
+# a template's `<` is neither followed by `<` or `=` nor preceded by `<`; `<<<` opens a launch.
+# A match's end is where the first character that tells more lies; a `<` whose first such
+# character is `;`, `)`, `]` or `}` does not match. (The pattern starts with a plain `<` so that
+# the regex engine searches for it quickly.)
+_ANGLE_OPEN = re.compile(r"<(?:<<|(?<!<<)(?![<=])[^;()\[\]{}<>\"'/]*+(?![;)\]}]))")
+
+
+def _angle_pairs(text: str) -> tuple:
+    """The offsets of the `<` in text that could open a template argument list or a launch, in
+    order, and for each the least offset of a `>` that could close it or one opened after it.
+    Between a template's `<` and its `>` every `(`, `[` and `{` is closed and any `;` lies within
+    braces (a lambda's body), outside literals and comments. So a `<` whose first character of
+    `;)]}>"'/([{<` after it is `;`, `)`, `]` or `}` opens none: a comparison such as `i < n;` or
+    `(i < n)`, which in a kernel body would otherwise pair with any later `>` (`->`, `>=`, `>>`)
+    and let the walk into most of the body. Where the first such character is a `>`, that is the
+    close; where it could begin a nested bracket, a literal, a comment or another `<`, the first
+    `>` after it stands for the close (an earlier close than the real one only visits more)."""
+    closing = _ANGLE_PAIR[1]
+    find = text.find
+    opens = []
+    closes = []
+    for match in _ANGLE_OPEN.finditer(text):
+        close = find(closing, match.end())
+        if close < 0:
+            break           # (nor has any later `<` a `>` after it)
+        opens.append(match.start())
+        closes.append(close)
+    # each entry the least close of its own and every later `<` (a node holding the `<` at
+    # opens[i] or a later one holds one of these closes iff it holds closes[i])
+    closes.reverse()
+    closes = list(accumulate(closes, min))
+    closes.reverse()
+    return opens, closes
 
 
 def _mark_offsets(text: str, marks: tuple) -> list:
