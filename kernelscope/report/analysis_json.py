@@ -54,6 +54,10 @@ def _render_sharing_occupancy(document: dict) -> str:
         files.append({**file, "kernels": kernels})
     if not spliced or _c_make_encoder is None:
         return _compact(document) + "\n"
+    # A table of this rendering's own (the shared one never holds a _Spliced text). Its first key that
+    # is no exact str turns the dict into one of general keys, whose lookups of the interned keys
+    # cost less than the str-only dict's: measured, the lookups of the realistic file's report took
+    # 65 M instructions instead of 73.
     table = _EncodedStrings(_ENCODED_STRINGS)
     for text in spliced.values():
         table[text] = text
