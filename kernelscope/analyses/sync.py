@@ -712,40 +712,47 @@ def _repeat_plan(node: LoopNode) -> tuple | None:
                for child in node.children):
         return None
     watched: list = []
+    if not _repeats_alike(node.children, frozenset(node.carried | {var}), watched, node.children):
+        return None
+    return tuple(watched)
 
-    def visit(children, changed: frozenset) -> bool:
-        for child in children:
-            if type(child) is LoopNode:
-                inner = changed - {loop.var for loop in _loops_under(child)} if child.quiet else \
-                    changed - {child.loop.var}
-                read = _names_read(_expressions_of(child if child.quiet else child.loop))
-                if read is None or not inner.isdisjoint(read):
-                    return False
-                if not child.quiet and not visit(child.children, inner):
-                    return False
-                continue
-            if child.inert:
-                continue
-            if child.kind == "access" and child.plain_access:
-                read = _names_read(_expressions_of(child.conditions))
-                address = child.record.address
-                if isinstance(address, sx.Expr):
-                    read = None if read is None or address._has_load else read | address._symbols
-                if child.read_only:
-                    if read is None or not changed.isdisjoint(read):
-                        watched.append((child, children is node.children))
-                elif read is None or not changed.isdisjoint(read):
-                    return False
-                continue
-            if child.kind == "barrier" and child.block_barrier:
-                read = _names_read(_expressions_of(child.conditions))
+
+def _repeats_alike(children, changed: frozenset, watched: list, own_body) -> bool:
+    """Whether `children` (of a loop with a `_repeat_plan`, or of a loop in it) record the same
+    instances whatever the names in `changed` hold; the read-only accesses that read one of them are
+    added to `watched`, each with whether it is in `own_body`. (A module-level function, not a closure
+    that calls itself: such a closure is a reference cycle, which would keep the loop's nodes alive
+    until a full collection; tests/test_gc_tuning.py.)"""
+    for child in children:
+        if type(child) is LoopNode:
+            inner = changed - {loop.var for loop in _loops_under(child)} if child.quiet else \
+                changed - {child.loop.var}
+            read = _names_read(_expressions_of(child if child.quiet else child.loop))
+            if read is None or not inner.isdisjoint(read):
+                return False
+            if not child.quiet and not _repeats_alike(child.children, inner, watched, own_body):
+                return False
+            continue
+        if child.inert:
+            continue
+        if child.kind == "access" and child.plain_access:
+            read = _names_read(_expressions_of(child.conditions))
+            address = child.record.address
+            if isinstance(address, sx.Expr):
+                read = None if read is None or address._has_load else read | address._symbols
+            if child.read_only:
                 if read is None or not changed.isdisjoint(read):
-                    return False
-                continue
-            return False
-        return True
-
-    return tuple(watched) if visit(node.children, frozenset(node.carried | {var})) else None
+                    watched.append((child, children is own_body))
+            elif read is None or not changed.isdisjoint(read):
+                return False
+            continue
+        if child.kind == "barrier" and child.block_barrier:
+            read = _names_read(_expressions_of(child.conditions))
+            if read is None or not changed.isdisjoint(read):
+                return False
+            continue
+        return False
+    return True
 
 
 def _idle_candidates(node: LoopNode) -> tuple | None:
