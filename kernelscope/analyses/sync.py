@@ -3660,10 +3660,9 @@ def _redundant(block_barriers: list, found: Findings) -> tuple:
 
 def _has_synchronization(kernel) -> bool:
     """Whether there is anything for this analysis to look at: barriers, shared memory, atomics,
-    warp intrinsics, fences, or global memory that threads may share. Most element-wise kernels
-    have none, and simulating their blocks would only confirm it."""
-    return bool(kernel.barriers) or any(a.space == "shared" or a.op == "atomic" for a in kernel.accesses) or \
-        any(c.name in FENCES or _is_warp_intrinsic(c.name) for c in kernel.calls) or _may_share_global(kernel)
+    warp intrinsics, fences (a kernel that is not `_plain`), or global memory that threads may share.
+    Most element-wise kernels have none, and simulating their blocks would only confirm it."""
+    return not _plain(kernel) or _may_share_global(kernel)
 
 
 def _may_share_global(kernel) -> bool:
@@ -3703,7 +3702,7 @@ def analyze(kernel, block=(256, 1, 1), bindings: dict | None = None, grid=None,
     block's elements end depends on the shape (`blockIdx.x * 64 + threadIdx.x` overlaps its
     neighbour in a 256-thread block)."""
     plain = _plain(kernel)
-    if plain and not _may_share_global(kernel):    # (`_has_synchronization`, its parts asked once)
+    if plain and not _may_share_global(kernel):    # (not `_has_synchronization`, its parts asked once)
         return SyncResult(barriers=0, divergent_barriers=(), shared_races=(), returns_before_barrier=(),
                           redundant_barriers=(), mask_mismatches=(), atomic_count=0, atomics_in_loops=0,
                           contention=(), fences=(), exact=True, notes=())

@@ -62,9 +62,7 @@ def _render_sharing_occupancy(document: dict) -> str:
     for text in spliced.values():
         table[text] = text
     text = _unescaped_line(table, {**document, "files": files})
-    if text.isascii() and "\x7f" not in text:
-        return text
-    return _ESCAPED.encode(document) + "\n"
+    return text if _escapes_nothing(text) else _ESCAPED.encode(document) + "\n"
 
 
 # each shared occupancy dict's JSON, kept beside it (see the module's docstring)
@@ -88,9 +86,13 @@ _ESCAPED = json.JSONEncoder(check_circular=False, allow_nan=False, separators=("
 def _compact(value) -> str:
     """json.dumps(value, allow_nan=False, separators=(",", ":")), byte for byte."""
     text = _unescaped(value)
-    if text.isascii() and "\x7f" not in text:
-        return text
-    return _ESCAPED.encode(value)
+    return text if _escapes_nothing(text) else _ESCAPED.encode(value)
+
+
+def _escapes_nothing(text: str) -> bool:
+    """Whether json.dumps' ensure_ascii would leave text, encoded without it, as it is: pure ASCII
+    without DEL."""
+    return text.isascii() and "\x7f" not in text
 
 
 # The C encoder escapes every string it meets, each key of each dict included: about 500
@@ -136,8 +138,11 @@ _COMMON_STRINGS = ("", *map(sys.intern, """
 _ENCODED_STRINGS = _EncodedStrings(zip(_COMMON_STRINGS, map(_EncodedStrings.__missing__, _COMMON_STRINGS)))
 
 if _c_make_encoder is not None:
-    _encode_unescaped = _c_make_encoder(None, _UNESCAPED.default, _ENCODED_STRINGS.__getitem__, None, ":", ",",
-                                        False, False, False)
+    def _table_encoder(table: _EncodedStrings):
+        """The C encoder of _UNESCAPED's settings, its strings answered by `table`."""
+        return _c_make_encoder(None, _UNESCAPED.default, table.__getitem__, None, ":", ",", False, False, False)
+
+    _encode_unescaped = _table_encoder(_ENCODED_STRINGS)
 
     def _unescaped(value) -> str:
         """_UNESCAPED.encode(value), byte for byte (the C encoder with the strings' table)."""
@@ -145,8 +150,7 @@ if _c_make_encoder is not None:
 
     def _unescaped_line(table: _EncodedStrings, value) -> str:
         """_unescaped(value) + "\\n", with the strings' table `table` (_ENCODED_STRINGS and _Spliced texts)."""
-        chunks = _c_make_encoder(None, _UNESCAPED.default, table.__getitem__, None, ":", ",",
-                                 False, False, False)(value, 0)
+        chunks = _table_encoder(table)(value, 0)
         # the newline in the one join, rather than a copy of the whole text to add it (the chunks are
         # few: the encoder joins its pieces every 100,000)
         return "".join([*chunks, "\n"])
