@@ -93,6 +93,8 @@ NO_PAIR_TO_NAME = True   # a race check skips a group of one access whose every 
 PLAIN_SHORTCUTS = True   # a kernel without barriers, shared memory, atomics, fences and warp intrinsics skips the
                          # bookkeeping only those need; one without loops, the loop tree
 REPEAT_TRIPS = True      # a loop whose trips all repeat its first runs one trip (see `_repeat_plan`)
+IDLE_WARP_CALLS = True   # a warp intrinsic whose mask and conditions no trip changes leaves later trips idle
+                         # (see `_idle_candidates`)
 
 
 
@@ -765,10 +767,23 @@ def _idle_candidates(node: LoopNode) -> tuple | None:
             return None
         if child.inert:
             continue
+        if child.warp_call and IDLE_WARP_CALLS and _mask_fixed(child, node.carried | {node.loop.var}):
+            candidates.append((child, False))
+            continue
         if not child.plain_access:
             return None
         candidates.append((child, _fails_where_unknown(child.record.address, node.carried)))
     return tuple(candidates)
+
+
+def _mask_fixed(event: Event, changed: frozenset) -> bool:
+    """Whether a warp intrinsic's lane mask and conditions read only symbols, none of them in
+    `changed` (a loop's counter and what it carries): in every trip of that loop in which the same
+    threads iterate, its mask check is then asked the same question (the masks, the threads
+    reaching it and the conditions not evaluated), and answers as in the first trip, whose mismatch,
+    if any, is recorded already (`BlockRun.idle_from_here`). The warp reductions' shuffle loops."""
+    read = _names_read((event.record.args[0], *(condition.expr for condition in event.conditions)))
+    return read is not None and changed.isdisjoint(read)
 
 
 def _idle_nest(node: LoopNode) -> tuple | None:
@@ -820,12 +835,14 @@ def _same_every_trip(child: LoopNode, outer_var: str) -> bool:
 
 
 def _idle_plan(node: LoopNode) -> tuple | None:
-    """(`_idle_candidates` or `_idle_nest`'s candidates, the loops in `node`), or None when no
-    iteration of `node` is ever found idle (see `BlockRun.idle_from_here`)."""
+    """(`_idle_candidates` or `_idle_nest`'s candidates, the loops in `node`, whether a warp intrinsic
+    is among the candidates), or None when no iteration of `node` is ever found idle (see
+    `BlockRun.idle_from_here`)."""
     if any(type(child) is LoopNode for child in node.children):
-        return _idle_nest(node)
+        nest = _idle_nest(node)
+        return None if nest is None else (*nest, False)
     candidates = _idle_candidates(node)
-    return None if candidates is None else (candidates, ())
+    return None if candidates is None else (candidates, (), any(event.warp_call for event, _ in candidates))
 
 
 # The binary operators that use both operand values whatever they are (`&&` and `||` may not look
@@ -1361,6 +1378,14 @@ def _stacked(rows: list) -> np.ndarray:
     return np.concatenate(rows).reshape(len(rows), -1)
 
 
+def _every_thread_iterates(iterations: list, everyone: np.ndarray) -> bool:
+    """Whether every thread runs every one of a loop's `iterations` (a uniform bound)."""
+    for _, active in iterations:
+        if active is not everyone:
+            return False
+    return True
+
+
 def _iteration_env(env: dict, forgotten: dict, var, trip: int, value) -> dict:
     """The environment of a loop's iteration `trip`: after the first, what the loop carries is
     forgotten (it holds an earlier iteration's value); the counter, if any, is `value`."""
@@ -1523,7 +1548,8 @@ class BlockRun:
                     self.replay_trips(len(iterations) - 1, first)
                     break
                 first = None
-            if trip and idle is not None and self.idle_from_here(idle[0]):
+            if trip and idle is not None and self.idle_from_here(idle[0]) and \
+                    (not idle[2] or _every_thread_iterates(iterations, self.everyone)):
                 # this trip and every later one change nothing (see `idle_from_here`): only their steps count
                 steps = self.idle_trip_steps(node, idle[1], env, forgotten, trip, value)
                 if steps is not None:
@@ -1667,10 +1693,14 @@ class BlockRun:
         already and whose address is unknown again (its address reads a value the loop carries,
         which every iteration after the first has forgotten, in a way that cannot evaluate; or it
         reads a name never bound; or it cannot be trusted). Such a trip changes none of what this
-        asks, so every later trip of the same loop entry is idle too."""
+        asks, so every later trip of the same loop entry is idle too. (A warp intrinsic among them, a
+        `_mask_fixed` one, checks its mask as in the first trip when every thread iterates every trip
+        of the entry, which `iterate` asks: the threads alive cannot change in a body without returns.)"""
         noted = self.found.unknown_addresses
         in_interval = self.unknown_in_interval
         for event, fails_when_forgotten in candidates:
+            if event.warp_call:
+                continue    # (a `_mask_fixed` intrinsic: `iterate` asks whether every thread iterates)
             if event.read_only:
                 if id(event.record) not in noted:
                     return False
