@@ -150,16 +150,35 @@ def analysis_settings(arch=None, block=None, grid=None, args=(), defines=(), reg
                    **extra)
 
 
-def write_output(text: str, output: str | None) -> None:
-    """To the file named by -o, or standard output. A file that cannot be written is a usage error."""
+def write_output(text: str | list[str], output: str | None) -> None:
+    """To the file named by -o, or standard output. A file that cannot be written is a usage error.
+    `text` may come in pieces (a list of str), written one after the other: a large report is never
+    joined into one string, nor encoded into one bytes object (analysis_json.render_pieces)."""
+    pieces = [text] if isinstance(text, str) else _batched(text)
     if not output or output == "-":
-        click.echo(text, nl=False, color=True)  # colour, if any, was already decided by the renderer
+        for piece in pieces:
+            click.echo(piece, nl=False, color=True)  # colour, if any, was already decided by the renderer
         return
     try:
         with open(output, "w", encoding="utf-8") as handle:
-            handle.write(text)
+            handle.writelines(pieces)
     except OSError as exc:
         fail(f"cannot write {output}: {exc.strerror or exc}")
+
+
+def _batched(pieces: list[str], size: int = 1 << 18):
+    """The pieces joined into texts of about `size` characters: one write (and, for standard output,
+    one flush) each, instead of one per kernel's text."""
+    batch: list[str] = []
+    length = 0
+    for piece in pieces:
+        batch.append(piece)
+        length += len(piece)
+        if length >= size:
+            yield "".join(batch)
+            batch, length = [], 0
+    if batch:
+        yield "".join(batch)
 
 
 # ---------------------------------------------------------------------------------------------------
