@@ -1,9 +1,8 @@
 """The JSON report written in pieces (report25): `kernelscope analyze --format json` encodes each kernel's
 dict as it is built (analysis_json.report_pieces) and hands write_output the pieces instead of one joined
-text; analysis_json.render_pieces is render's text in the encoder's own pieces. Standard output and -o files
-must hold exactly render(document(results)), which is json.dumps' text: on the project's files, several files
-at once, with strings beyond ASCII or DEL anywhere (in the file's head, in one kernel, in an occupancy; for
-render_pieces, when only a late piece holds one), and with a NaN or an infinity (render's ValueError path)."""
+text. Standard output and -o files must hold exactly render(document(results)), which is json.dumps' text:
+on the project's files, several files at once, with strings beyond ASCII or DEL anywhere (in the file's
+head, in one kernel, in an occupancy), and with a NaN or an infinity (render's ValueError path)."""
 
 from __future__ import annotations
 
@@ -18,7 +17,7 @@ from kernelscope.cli import cli
 from kernelscope.commands._common import write_output
 from kernelscope.identity_cache import IdentityCache
 from kernelscope.report import analysis_json
-from kernelscope.report.analysis_json import render, render_pieces, report_pieces
+from kernelscope.report.analysis_json import render, report_pieces
 
 ROOT = Path(__file__).parent.parent
 FILES = sorted(ROOT.glob("examples/*.cu")) + sorted(ROOT.glob("corpus/*/*.cu"))[::11] + \
@@ -50,14 +49,6 @@ def test_the_commands_output_and_file_are_render_of_the_document(path, tmp_path)
     assert out.read_bytes() == expected.encode("ascii")
 
 
-@pytest.mark.parametrize("path", FILES[:6], ids=lambda p: str(p.relative_to(ROOT)))
-def test_the_pieces_join_to_json_dumps_text(path):
-    doc = document([analyze_path(path)])
-    pieces = render_pieces(doc)
-    assert all(isinstance(piece, str) for piece in pieces)
-    assert "".join(pieces) == render(doc) == dumped(doc)
-
-
 def test_a_path_beyond_ascii_is_escaped_in_the_commands_output_and_file(tmp_path):
     source = tmp_path / "gr\u00f6\u00dfe \u2713 \U0001f600.cu"
     source.write_text(SOURCE, encoding="utf-8")
@@ -68,36 +59,6 @@ def test_a_path_beyond_ascii_is_escaped_in_the_commands_output_and_file(tmp_path
     out = tmp_path / "report.json"
     run_cli([*ANALYZE, "-o", str(out), str(source)])
     assert out.read_bytes() == expected.encode("ascii")
-
-
-def many_pieces_document(late_string: str) -> dict:
-    """A document whose encoding comes in several pieces (the C encoder joins every 100,000 strings),
-    with late_string only in its last kernel."""
-    doc = document([analyze_source(SOURCE, "k.cu", registers="estimate")])
-    kernels = doc["files"][0]["kernels"]
-    doc["files"][0]["kernels"] = [dict(kernels[i % 2]) for i in range(600)]
-    doc["files"][0]["kernels"][-1]["name"] = late_string
-    return doc
-
-
-@pytest.mark.parametrize("late", ["caf\u00e9", "\x7f", "\U0001f600"], ids=repr)
-def test_a_late_piece_beyond_ascii_sends_the_whole_document_to_the_escaping_encoding(late):
-    assert len(render_pieces(many_pieces_document("plain"))) > 3     # the case this test is about
-    doc = many_pieces_document(late)
-    pieces = render_pieces(doc)
-    assert all(piece.isascii() and "\x7f" not in piece for piece in pieces)
-    assert "".join(pieces) == dumped(doc)
-
-
-@pytest.mark.parametrize("bad", [float("nan"), float("inf"), float("-inf")], ids=repr)
-def test_non_finite_numbers_are_null_in_the_pieces(bad):
-    doc = many_pieces_document("plain")
-    doc["files"][0]["kernels"][-1]["line"] = bad
-    pieces = render_pieces(doc)
-    assert "".join(pieces) == render(doc)
-    cleaned = analysis_json._finite(doc)
-    assert cleaned["files"][0]["kernels"][-1]["line"] is None
-    assert "".join(pieces) == dumped(cleaned)
 
 
 @pytest.mark.parametrize("text", ["plain\n", "caf\u00e9 \u2713\n"], ids=repr)
@@ -200,3 +161,22 @@ def test_write_output_batches_many_pieces(tmp_path, capsys):
     out = tmp_path / "many.txt"
     write_output(pieces, str(out))
     assert capsys.readouterr().out == out.read_text() == "".join(pieces)
+
+
+def test_write_output_to_a_file_descriptor_writes_every_batch(capfd):
+    # standard output on a file descriptor takes the batches (in memory, as under capsys, one join)
+    pieces = [f"{i:07d}," for i in range(100_000)] + ["end\n"]
+    write_output(pieces, None)
+    assert capfd.readouterr().out == "".join(pieces)
+
+
+def test_streams_in_memory_are_told_from_file_descriptors(tmp_path):
+    import io
+
+    from kernelscope.commands._common import _is_os_file
+
+    assert not _is_os_file(io.StringIO())
+    assert not _is_os_file(io.TextIOWrapper(io.BytesIO()))
+    assert not _is_os_file(object())
+    with open(tmp_path / "f.txt", "w") as handle:
+        assert _is_os_file(handle)

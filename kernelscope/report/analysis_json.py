@@ -19,24 +19,15 @@ from json.encoder import c_make_encoder as _c_make_encoder
 from kernelscope.identity_cache import IdentityCache
 
 def render(document: dict) -> str:
-    return "".join(render_pieces(document))
-
-
-def render_pieces(document: dict) -> list[str]:
-    """render(document) in pieces, for a writer that writes them one by one (the command's output):
-    joining the realistic file's 6 MB report, and encoding the joined text to bytes for the stream in
-    one piece, each took a fresh 6 MB buffer, about 1,500 page faults. Every piece is decided before
-    the list is returned (the encoding that escapes non-ASCII characters included), so a writer never
-    starts on text that is then replaced."""
     try:
-        return _pieces_sharing_occupancy(document)
+        return _render_sharing_occupancy(document)
     except ValueError:
         # JSON has no NaN or Infinity: unknown quantities are null
-        return [json.dumps(_finite(document), separators=(",", ":")), "\n"]
+        return json.dumps(_finite(document), separators=(",", ":")) + "\n"
 
 
 def report_pieces(results) -> list[str]:
-    """render_pieces(document(results)), byte for byte, for the `analyze` command: each kernel's dict is
+    """render(document(results)), byte for byte, in pieces for the `analyze` command: each kernel's dict is
     encoded as soon as it is built and then dropped, so the whole document (8 MB of dicts for the
     realistic file's 800 kernels, about 2,000 page faults of a fresh process) never exists at once. A
     JSON text is its parts' texts put together, so each part is decided on its own as render decides
@@ -46,8 +37,8 @@ def report_pieces(results) -> list[str]:
     from kernelscope.analyze import SCHEMA, document
 
     if _c_make_encoder is None:
-        return render_pieces(document(results))
-    table = _EncodedStrings(_ENCODED_STRINGS)      # this report's own, as in _pieces_sharing_occupancy
+        return [render(document(results))]
+    table = _EncodedStrings(_ENCODED_STRINGS)      # this report's own, as in _render_sharing_occupancy
     encode = _table_encoder(table)
     spliced: dict = {}                             # id(occupancy dict) -> (the dict, its _Spliced text)
     pieces = ['{"schema":', _part(encode, SCHEMA), ',"files":[']
@@ -75,7 +66,7 @@ def _part(encode, value) -> str:
 
 def _kernel_text(encode, table: "_EncodedStrings", spliced: dict, kernel: dict) -> str:
     """_part(encode, kernel), with the kernel's occupancy spliced in as its text (encoded once per
-    distinct occupancy). `kernel` is the caller's own new dict: its occupancy is replaced in place."""
+    distinct occupancy: in `kernel` while it is encoded, then put back)."""
     occupancy = kernel.get("occupancy")
     if isinstance(occupancy, dict):
         try:
@@ -86,12 +77,14 @@ def _kernel_text(encode, table: "_EncodedStrings", spliced: dict, kernel: dict) 
                 known = spliced[id(occupancy)] = (occupancy, _Spliced(_encoded_occupancy(occupancy)))
                 table[known[1]] = known[1]
             kernel["occupancy"] = known[1]
-            encoded = "".join(encode(kernel, 0))
+            try:
+                encoded = "".join(encode(kernel, 0))
+            finally:
+                kernel["occupancy"] = occupancy    # the dict as it was, for the general path below
             if _escapes_nothing(encoded):
                 return encoded
         except ValueError:
             pass
-        kernel["occupancy"] = occupancy            # the general path, with the occupancy as it was
     return _part(encode, kernel)
 
 
@@ -105,10 +98,9 @@ class _Spliced(str):
     __hash__ = object.__hash__
 
 
-def _pieces_sharing_occupancy(document: dict) -> list[str]:
-    """The document's compact JSON and a newline, in pieces, byte for byte what json.dumps writes, with
-    each distinct occupancy object encoded once. Raises ValueError for a NaN or an infinity, as
-    json.dumps does."""
+def _render_sharing_occupancy(document: dict) -> str:
+    """The document's compact JSON, byte for byte what json.dumps writes, with each distinct
+    occupancy object encoded once. Raises ValueError for a NaN or an infinity, as json.dumps does."""
     spliced: dict = {}               # id(occupancy dict) -> its _Spliced text
     files = []
     for file in document.get("files", ()):
@@ -123,7 +115,7 @@ def _pieces_sharing_occupancy(document: dict) -> list[str]:
             kernels.append(kernel)
         files.append({**file, "kernels": kernels})
     if not spliced or _c_make_encoder is None:
-        return [_compact(document), "\n"]
+        return _compact(document) + "\n"
     # A table of this rendering's own (the shared one never holds a _Spliced text). Its first key that
     # is no exact str turns the dict into one of general keys, whose lookups of the interned keys
     # cost less than the str-only dict's: measured, the lookups of the realistic file's report took
@@ -131,8 +123,8 @@ def _pieces_sharing_occupancy(document: dict) -> list[str]:
     table = _EncodedStrings(_ENCODED_STRINGS)
     for text in spliced.values():
         table[text] = text
-    pieces = _unescaped_pieces(table, {**document, "files": files})
-    return pieces if all(map(_escapes_nothing, pieces)) else [_ESCAPED.encode(document), "\n"]
+    text = _unescaped_line(table, {**document, "files": files})
+    return text if _escapes_nothing(text) else _ESCAPED.encode(document) + "\n"
 
 
 # each shared occupancy dict's JSON, kept beside it (see the module's docstring)
@@ -218,10 +210,12 @@ if _c_make_encoder is not None:
         """_UNESCAPED.encode(value), byte for byte (the C encoder with the strings' table)."""
         return "".join(_encode_unescaped(value, 0))
 
-    def _unescaped_pieces(table: _EncodedStrings, value) -> list[str]:
-        """[_unescaped(value), "\\n"] in pieces (the encoder's own: it joins what it writes every 100,000
-        strings), with the strings' table `table` (_ENCODED_STRINGS and _Spliced texts)."""
-        return [*_table_encoder(table)(value, 0), "\n"]
+    def _unescaped_line(table: _EncodedStrings, value) -> str:
+        """_unescaped(value) + "\\n", with the strings' table `table` (_ENCODED_STRINGS and _Spliced texts)."""
+        chunks = _table_encoder(table)(value, 0)
+        # the newline in the one join, rather than a copy of the whole text to add it (the chunks are
+        # few: the encoder joins its pieces every 100,000)
+        return "".join([*chunks, "\n"])
 else:   # no C accelerator: json's own way (render does not splice)
     _unescaped = _UNESCAPED.encode
 
