@@ -6,8 +6,9 @@
 # callgrind's inclusive count of that C function is the piece's cost:
 #
 #   analysis        analyze_source                 (itertools.takewhile)
-#   document        analyze.document: records -> dicts  (itertools.dropwhile)
-#   render          analysis_json.render: dicts -> text (itertools.filterfalse)
+#   report          analysis_json.report_pieces: records -> dicts -> text, one kernel at a time
+#                   (itertools.filterfalse; before report25 analyze.document and analysis_json.render
+#                   were two pieces, 23 and 61 M on 89fc208)
 #   config          SettingsResolver.for_path      (functools.reduce)
 
 #
@@ -62,8 +63,7 @@ def inside(slot, function):
 
 if os.environ["PIECES"] == "first":
     analyze.analyze_source = inside("takewhile", analyze.analyze_source)
-    analyze.document = inside("dropwhile", analyze.document)
-    analysis_json.render = inside("filterfalse", analysis_json.render)
+    analysis_json.report_pieces = inside("filterfalse", analysis_json.report_pieces)
     config.SettingsResolver.for_path = inside("reduce", config.SettingsResolver.for_path)
 else:
     analyze.read_source = inside("takewhile", analyze.read_source)
@@ -92,8 +92,8 @@ for pieces in first second; do
     PIECES=$pieces PYTHONHASHSEED=0 PYTHONPATH="$tree" valgrind --tool=callgrind --callgrind-out-file="$out" \
         --collect-atstart=no --toggle-collect=starmap_next python3 "$driver" >/dev/null 2>&1
     if [ $pieces = first ]; then
-        echo "total $(count starmap_next) M: analysis $(count takewhile_next), document $(count dropwhile_next)," \
-             "render $(count filterfalse_next) (C encoder $(count encoder_call)), config lookup $(count functools_reduce)"
+        echo "total $(count starmap_next) M: analysis $(count takewhile_next)," \
+             "report $(count filterfalse_next) (C encoder $(count encoder_call)), config lookup $(count functools_reduce)"
     else
         echo "read_source $(count takewhile_next), write_output $(count dropwhile_next)," \
              "expand_paths $(count filterfalse_next), analysis_settings $(count functools_reduce)"

@@ -146,9 +146,11 @@ class FileResult:
     notes: list = field(default_factory=list)   # things worth knowing that are not errors
 
     def to_json(self) -> dict:
-        return {"path": self.path, "errors": [e.to_json() for e in self.errors],
-                "notes": list(self.notes),
-                "kernels": [k.to_json() for k in self.kernels]}
+        return {**self.head_json(), "kernels": [k.to_json() for k in self.kernels]}
+
+    def head_json(self) -> dict:
+        """to_json without its last key, the kernels (which analysis_json.report_pieces encodes one by one)."""
+        return {"path": self.path, "errors": [e.to_json() for e in self.errors], "notes": list(self.notes)}
 
     @property
     def has_errors(self) -> bool:

@@ -150,16 +150,49 @@ def analysis_settings(arch=None, block=None, grid=None, args=(), defines=(), reg
                    **extra)
 
 
-def write_output(text: str, output: str | None) -> None:
-    """To the file named by -o, or standard output. A file that cannot be written is a usage error."""
+def write_output(text: str | list[str], output: str | None) -> None:
+    """To the file named by -o, or standard output. A file that cannot be written is a usage error.
+    `text` may come in pieces (a list of str), written one after the other: a large report is never
+    joined into one string, nor encoded into one bytes object (analysis_json.render_pieces)."""
+    pieces = [text] if isinstance(text, str) else _batched(text)
     if not output or output == "-":
-        click.echo(text, nl=False, color=True)  # colour, if any, was already decided by the renderer
+        if not isinstance(text, str) and not _is_os_file(sys.stdout):
+            # a stream in memory (click's CliRunner: tests, in-process benchmarks) keeps the whole text
+            # anyway, and grows its buffer by copying it at each write: the realistic report in 256 KB
+            # writes copied 80 MB (30 M instructions)
+            pieces = ["".join(text)]
+        for piece in pieces:
+            click.echo(piece, nl=False, color=True)  # colour, if any, was already decided by the renderer
         return
     try:
         with open(output, "w", encoding="utf-8") as handle:
-            handle.write(text)
+            handle.writelines(pieces)
     except OSError as exc:
         fail(f"cannot write {output}: {exc.strerror or exc}")
+
+
+def _is_os_file(stream) -> bool:
+    """Whether `stream` writes to a file descriptor (a file, pipe or terminal), not to memory."""
+    try:
+        stream.fileno()
+    except (AttributeError, OSError, ValueError):    # io.UnsupportedOperation is both of the last two
+        return False
+    return True
+
+
+def _batched(pieces: list[str], size: int = 1 << 18):
+    """The pieces joined into texts of about `size` characters: one write (and, for standard output,
+    one flush) each, instead of one per kernel's text."""
+    batch: list[str] = []
+    length = 0
+    for piece in pieces:
+        batch.append(piece)
+        length += len(piece)
+        if length >= size:
+            yield "".join(batch)
+            batch, length = [], 0
+    if batch:
+        yield "".join(batch)
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -77,12 +77,12 @@ def _analyze_files(paths, output_format, output, arch, block, grid, args, define
     return 1 if any(r.has_errors for r in results) else 0
 
 
-def _render(output_format: str, results, arch: str, explain: bool) -> str:
+def _render(output_format: str, results, arch: str, explain: bool) -> str | list[str]:
+    """The report's text, or its pieces for write_output (JSON: never joined, see report_pieces)."""
     if output_format == "json":
-        from kernelscope.analyze import document
-        from kernelscope.report.analysis_json import render
+        from kernelscope.report.analysis_json import report_pieces
 
-        return render(document(results))
+        return report_pieces(results)
     if output_format == "html":
         from kernelscope.analyses.intensity import default_gpu
         from kernelscope.frontend import read_source

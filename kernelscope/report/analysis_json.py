@@ -26,6 +26,68 @@ def render(document: dict) -> str:
         return json.dumps(_finite(document), separators=(",", ":")) + "\n"
 
 
+def report_pieces(results) -> list[str]:
+    """render(document(results)), byte for byte, in pieces for the `analyze` command: each kernel's dict is
+    encoded as soon as it is built and then dropped, so the whole document (8 MB of dicts for the
+    realistic file's 800 kernels, about 2,000 page faults of a fresh process) never exists at once. A
+    JSON text is its parts' texts put together, so each part is decided on its own as render decides
+    the whole: a part with a string beyond ASCII (or DEL) is encoded again with escapes, one with a NaN
+    or an infinity through _finite. The keys around the kernels are document()'s and FileResult's, in
+    their order (tests/test_report25_*.py compares with render(document(results)))."""
+    from kernelscope.analyze import SCHEMA, document
+
+    if _c_make_encoder is None:
+        return [render(document(results))]
+    table = _EncodedStrings(_ENCODED_STRINGS)      # this report's own, as in _render_sharing_occupancy
+    encode = _table_encoder(table)
+    spliced: dict = {}                             # id(occupancy dict) -> (the dict, its _Spliced text)
+    pieces = ['{"schema":', _part(encode, SCHEMA), ',"files":[']
+    for number, result in enumerate(results):
+        head = _part(encode, result.head_json())   # '{"path":...}': the kernels go before its brace
+        pieces += ["," if number else "", head[:-1], ',"kernels":[' if len(head) > 2 else '"kernels":[']
+        for index, kernel in enumerate(result.kernels):
+            # the comma a piece of its own: adding it to the kernel's text would copy the text
+            pieces += ("," if index else "", _kernel_text(encode, table, spliced, kernel.to_json()))
+        pieces.append("]}")
+    diagnostics = [d.to_json() for r in results for d in r.diagnostics]
+    pieces += ['],"diagnostics":', _part(encode, diagnostics), "}\n"]
+    return pieces
+
+
+def _part(encode, value) -> str:
+    """value's text in render's document: json.dumps(value, allow_nan=False, separators=(",", ":")),
+    or, for a NaN or an infinity, json.dumps(_finite(value), separators=(",", ":"))."""
+    try:
+        text = "".join(encode(value, 0))
+    except ValueError:
+        return json.dumps(_finite(value), separators=(",", ":"))
+    return text if _escapes_nothing(text) else _ESCAPED.encode(value)
+
+
+def _kernel_text(encode, table: "_EncodedStrings", spliced: dict, kernel: dict) -> str:
+    """_part(encode, kernel), with the kernel's occupancy spliced in as its text (encoded once per
+    distinct occupancy: in `kernel` while it is encoded, then put back)."""
+    occupancy = kernel.get("occupancy")
+    if isinstance(occupancy, dict):
+        try:
+            known = spliced.get(id(occupancy))
+            if known is None:
+                # the dict is kept with its text: the kernel's own dicts are dropped once encoded, and a
+                # freed dict's id could come back as another's
+                known = spliced[id(occupancy)] = (occupancy, _Spliced(_encoded_occupancy(occupancy)))
+                table[known[1]] = known[1]
+            kernel["occupancy"] = known[1]
+            try:
+                encoded = "".join(encode(kernel, 0))
+            finally:
+                kernel["occupancy"] = occupancy    # the dict as it was, for the general path below
+            if _escapes_nothing(encoded):
+                return encoded
+        except ValueError:
+            pass
+    return _part(encode, kernel)
+
+
 class _Spliced(str):
     """An occupancy object's JSON text, standing where the object goes in the copy of the document that
     is encoded. The encoder's string table of that one rendering answers it with itself, unquoted, so
