@@ -93,6 +93,7 @@ NO_PAIR_TO_NAME = True   # a race check skips a group of one access whose every 
 PLAIN_SHORTCUTS = True   # a kernel without barriers, shared memory, atomics, fences and warp intrinsics skips the
                          # bookkeeping only those need; one without loops, the loop tree
 REPEAT_TRIPS = True      # a loop whose trips all repeat its first runs one trip (see `_repeat_plan`)
+REPEAT_UNKNOWN_WRITES = True   # ... also one whose trips write at addresses unknown in every trip (`_unknown_writes`)
 IDLE_WARP_CALLS = True   # a warp intrinsic whose mask and conditions no trip changes leaves later trips idle
                          # (see `_idle_candidates`)
 
@@ -699,14 +700,17 @@ _ABSENTS = [(_ABSENT,) * n for n in range(16)]     # (_ABSENT,) * n, made once (
 
 def _repeat_plan(node: LoopNode) -> tuple | None:
     """For a loop whose every trip records the same instances and closes its intervals alike, so that
-    trips after the first need not be walked (`BlockRun.repeats_from_here`): the read-only accesses
-    whose address or conditions read its counter or what it carries, each with whether it is in the
-    loop's own body (not in a loop in it); None for any other loop. Such a loop's body is plain loads
-    and stores, block barriers (one of them under no condition, so that every trip closes an interval
-    where anyone is alive) and loops of those; and no written array's address or conditions, no
-    barrier's conditions and no inner loop's bounds read the counter or what the loop carries (an
-    inner loop's own counter excepted within it). Its trips then differ only in the read-only
-    accesses, which record nothing but the note of an unknown address (see `mark_read_only`)."""
+    trips after the first need not be walked (`BlockRun.repeats_from_here`): the accesses whose
+    address or conditions read its counter or what it carries, each as (its event, whether it is in
+    the loop's own body (not in a loop in it), None for a read-only access or for an access of a
+    written array its `_unknown_writes` segment); None for any other loop. Such a loop's body is plain
+    loads and stores, block barriers (one of them under no condition, so that every trip closes an
+    interval where anyone is alive) and loops of those; and no barrier's conditions and no inner
+    loop's bounds read the counter or what the loop carries (an inner loop's own counter excepted
+    within it), nor does a written array's address or conditions but as `_unknown_writes` allows.
+    Its trips then differ only in the read-only accesses, which record nothing but the note of an
+    unknown address (see `mark_read_only`), and in those watched accesses of written arrays, which
+    `BlockRun.trips_alike` compares trip by trip."""
     var = node.loop.var
     if var is None:
         return None
@@ -716,15 +720,72 @@ def _repeat_plan(node: LoopNode) -> tuple | None:
     watched: list = []
     if not _repeats_alike(node.children, frozenset(node.carried | {var}), watched, node.children):
         return None
+    if any(segment is not None for _, _, segment in watched):
+        return _unknown_writes(node, watched)
     return tuple(watched)
+
+
+_WRITTEN = -1   # (`_repeats_alike`'s segment of an access to a written array, until `_unknown_writes` finds it)
+
+
+def _unknown_writes(node: LoopNode, watched: list) -> tuple | None:
+    """`watched` (of a `_repeat_plan`) with the segment of each access to a written array whose
+    address or conditions read what the loop changes (REPEAT_UNKNOWN_WRITES): how many barriers come
+    before it in the body. Such an access is repeated only where, in every trip replayed, it records
+    the same instance (addresses, threads, certainty), none, or one at an unknown address (checked by
+    `BlockRun.trips_alike`). The race checks leave those at unknown addresses out, and the hazard
+    check asks only whether an interval holds an access of an array at an unknown address, and
+    whether one of its accesses writes; so which of them records may change from trip to trip
+    (stencil_3d's z_march: `out[c]` stored in one branch or the other) as long as each segment's
+    (array, operation) of them stays the same. The body must then be events only (no loop, whose
+    values carried out would change what the events after it read) with every barrier under no
+    condition, so that the segments are its intervals; None for any other loop."""
+    segments, segment = {}, 0
+    for child in node.children:
+        if type(child) is LoopNode or child.block_barrier and child.conditions:
+            return None
+        if child.block_barrier:
+            segment += 1
+        segments[id(child)] = segment
+    return tuple((event, direct, segments[id(event)] if segment is not None else None)
+                 for event, direct, segment in watched)
+
+
+_AT_UNKNOWN, _AT_KNOWN = "unknown", "known"     # what `BlockRun.recorded_write` finds an access records
+
+
+def _recorded_alike(recorded: list, other: list) -> bool:
+    """Whether two trips' `BlockRun.recorded_write` records (per access: None, (_AT_UNKNOWN, segment,
+    memory, array, operation) or (_AT_KNOWN, addresses, threads, certain)) are alike: each access
+    records the same known instance in both or none in either, and the (segment, memory, array,
+    operation) of those at unknown addresses are the same."""
+    unknown_here, unknown_there = set(), set()
+    for here, there in zip(recorded, other):
+        if here is not None and here[0] is _AT_UNKNOWN:
+            unknown_here.add(here[1:])
+        if there is not None and there[0] is _AT_UNKNOWN:
+            unknown_there.add(there[1:])
+        known_here = here is not None and here[0] is _AT_KNOWN
+        if known_here != (there is not None and there[0] is _AT_KNOWN):
+            return False
+        if known_here and not (here[3] == there[3] and _equal_arrays(here[1], there[1]) and
+                               _equal_arrays(here[2], there[2])):
+            return False
+    return unknown_here == unknown_there
+
+
+def _equal_arrays(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two arrays have the same shape and values."""
+    return a is b or (a.shape == b.shape and bool(np.array_equal(a, b)))
 
 
 def _repeats_alike(children, changed: frozenset, watched: list, own_body) -> bool:
     """Whether `children` (of a loop with a `_repeat_plan`, or of a loop in it) record the same
     instances whatever the names in `changed` hold; the read-only accesses that read one of them are
-    added to `watched`, each with whether it is in `own_body`. (A module-level function, not a closure
-    that calls itself: such a closure is a reference cycle, which would keep the loop's nodes alive
-    until a full collection; tests/test_gc_tuning.py.)"""
+    added to `watched` as (event, whether it is in `own_body`, None), and so are the accesses of written
+    arrays in `own_body` that read one (with _WRITTEN for `_unknown_writes`), when REPEAT_UNKNOWN_WRITES.
+    (A module-level function, not a closure that calls itself: such a closure is a reference cycle,
+    which would keep the loop's nodes alive until a full collection; tests/test_gc_tuning.py.)"""
     for child in children:
         if type(child) is LoopNode:
             inner = changed - {loop.var for loop in _loops_under(child)} if child.quiet else \
@@ -744,9 +805,11 @@ def _repeats_alike(children, changed: frozenset, watched: list, own_body) -> boo
                 read = None if read is None or address._has_load else read | address._symbols
             if child.read_only:
                 if read is None or not changed.isdisjoint(read):
-                    watched.append((child, children is own_body))
+                    watched.append((child, children is own_body, None))
             elif read is None or not changed.isdisjoint(read):
-                return False
+                if not (REPEAT_UNKNOWN_WRITES and children is own_body):
+                    return False
+                watched.append((child, True, _WRITTEN))
             continue
         if child.kind == "barrier" and child.block_barrier:
             read = _names_read(_expressions_of(child.conditions))
@@ -1336,14 +1399,18 @@ def _every_thread(size: int) -> np.ndarray:
 class _TripCapture:
     """What a loop's first trip did to the intervals, for `BlockRun.replay_trips`: the steps, the length
     of the open interval and of each list of footprints kept for comparing blocks when it started,
-    and the (interval, barrier) of each interval it closed (`BlockRun.close_interval` adds them)."""
-    __slots__ = ("steps", "start", "kept", "closes")
+    and the (interval, barrier) of each interval it closed (`BlockRun.close_interval` adds them); and the
+    accesses whose unknown address the later trips note first, in order (`BlockRun.trips_alike`); and
+    which trip it is (0, or 1 for a loop whose later trips repeat its second)."""
+    __slots__ = ("steps", "start", "kept", "closes", "first_noted", "trip")
 
-    def __init__(self, steps: int, start: int, kept: dict):
+    def __init__(self, steps: int, start: int, kept: dict, trip: int = 0):
+        self.trip = trip
         self.steps = steps
         self.start = start
         self.kept = kept
         self.closes: list = []
+        self.first_noted: list = []
 
 
 class Findings:
@@ -1538,16 +1605,18 @@ class BlockRun:
         # the iterations that run in one environment but for the counter: all, or all but the first
         alike_from = 1 if forgotten else 0
         idle = self.idle_plan(node)
-        # (a loop whose later trips repeat its first: see `repeats_from_here`)
-        first = self.start_capture() if REPEAT_TRIPS and len(iterations) > 2 and self.repeat_plan(node) is not None \
-            else None
+        # (a loop whose later trips repeat its first: see `repeats_from_here`; its plan is made and what its
+        # first trip does is kept once that trip is walked, not when the loop runs as one batch)
+        repeatable = REPEAT_TRIPS and len(iterations) > 2
+        first = None
         for trip, (value, active) in enumerate(iterations):
-            if trip == 1 and first is not None:
+            if first is not None and trip == first.trip + 1:
                 self.end_capture(first)
-                if self.repeats_from_here(node, env, forgotten, iterations, first):
-                    self.replay_trips(len(iterations) - 1, first)
+                if self.repeats_from_here(node, env, forgotten, iterations, first, loop_mask):
+                    self.replay_trips(len(iterations) - trip, first)
                     break
-                first = None
+                # (a first trip that takes another branch than the later ones: they may repeat the second)
+                first = self.start_capture(1) if trip == 1 and self.repeats_second(node) else None
             if trip and idle is not None and self.idle_from_here(idle[0]) and \
                     (not idle[2] or _every_thread_iterates(iterations, self.everyone)):
                 # this trip and every later one change nothing (see `idle_from_here`): only their steps count
@@ -1570,9 +1639,11 @@ class BlockRun:
             else:
                 mask = loop_mask & active
                 partial = self.skipped_by_some(active, loop_mask, loop_partial)
+            if trip == 0 and repeatable and self.repeat_plan(node) is not None:
+                first = self.start_capture()
             self.walk(node.children, inner, mask, loop_reasons, partial)
         if first is not None:
-            self.end_capture(first)     # (the loop ran as one batch from its first trip)
+            self.end_capture(first)     # (the loop ran as one batch from its second trip, or a cut ended it)
         if len(iterations) > 1:
             env.update(forgotten)   # after the loop they hold their last-iteration values
 
@@ -1583,10 +1654,16 @@ class BlockRun:
             known = self.memo.repeat_plans[id(node)] = (node, _repeat_plan(node))
         return known[1]
 
-    def start_capture(self) -> _TripCapture:
-        """Starts keeping what the coming trip does to the intervals (see `close_interval`)."""
+    def repeats_second(self, node: LoopNode) -> bool:
+        """Whether a loop whose later trips do not repeat its first may repeat its second: its plan
+        watches accesses of written arrays (`trips_alike`), whose conditions may hold in the first
+        trip only (`k == 0`)."""
+        return REPEAT_UNKNOWN_WRITES and any(segment is not None for _, _, segment in self.repeat_plan(node))
+
+    def start_capture(self, trip: int = 0) -> _TripCapture:
+        """Starts keeping what the coming trip (`trip`) does to the intervals (see `close_interval`)."""
         capture = _TripCapture(self.steps, len(self.interval),
-                               {key: len(kept) for key, kept in self.footprint.items()})
+                               {key: len(kept) for key, kept in self.footprint.items()}, trip)
         self.found.captures.append(capture)
         return capture
 
@@ -1598,15 +1675,15 @@ class BlockRun:
                 del captures[index]
                 return
 
-    def repeats_from_here(self, node: LoopNode, env, forgotten: dict, iterations: list, first: _TripCapture) -> bool:
-        """Whether trips 1 and later of a loop with a `_repeat_plan` would find only what trip 0 (as
-        `first` kept it) found and what `replay_trips` finds from it. Its trips record the same
-        instances when every thread runs each of them (the same masks): its trips differ from trip 0
-        in names nothing recorded reads, and from each other in the counter, which only read-only
-        accesses read. Such an access must have its unknown address noted already or, in the loop's
-        own body, a known address in every later trip (the walk then skips it). Trip 0 must have
-        closed an interval (every trip then closes the same ones); trips that would reach the step
-        cap are left to the walk, which cuts the trace where it always did."""
+    def repeats_from_here(self, node: LoopNode, env, forgotten: dict, iterations: list, first: _TripCapture,
+                          loop_mask) -> bool:
+        """Whether the trips after `first.trip` (0, or 1: `repeats_second`) of a loop with a `_repeat_plan`
+        would find only what that trip (as `first` kept it) found and what `replay_trips` finds from it.
+        Its trips record the same instances when every thread runs each of them (the same masks): its
+        trips differ from trip 0 in names nothing recorded reads but the plan's accesses
+        (`trips_alike`). That trip must have closed an interval (every trip then closes the same
+        ones); trips that would reach the step cap are left to the walk, which cuts the trace where it
+        always did."""
         if not first.closes:
             return False
         everyone = self.everyone
@@ -1614,19 +1691,67 @@ class BlockRun:
             if active is not everyone:
                 return False
         steps = self.steps - first.steps
-        if self.steps + steps * (len(iterations) - 1) >= MAX_STEPS:
+        if self.steps + steps * (len(iterations) - 1 - first.trip) >= MAX_STEPS:
             return False
+        return self.trips_alike(self.repeat_plan(node), env, forgotten, node.loop.var, iterations, first,
+                                _both(loop_mask, self.alive, everyone))
+
+    def trips_alike(self, plan: tuple, env, forgotten: dict, var, iterations: list, first: _TripCapture,
+                    reaching) -> bool:
+        """Whether the trips from `first.trip` on of a loop record alike the accesses of its `plan`,
+        `reaching` being the threads that reach its body. A read-only access records nothing but the
+        note of an unknown address: after `first.trip`, it must have that noted already, or be in the
+        loop's own body and have a known address or reach no thread, or else it notes it there. An
+        access of a written array (see `_unknown_writes`) that some thread reaches must record, in
+        every one of those trips, the same instance (the same addresses, threads and certainty), or one
+        at an unknown address; and the (segment, array, operation) of the latter must be the same in
+        all of them. The accesses whose unknown address the trips after `first.trip` note first are
+        kept, in the walk's order, in `first.first_noted` for `replay_trips`. (Each access of the body
+        is in an interval of its segment that holds no earlier instance of it, so that the walk
+        records it wherever it reaches anyone.)"""
+        everyone = self.everyone
         noted = self.found.unknown_addresses
-        var = node.loop.var
-        for event, direct in self.repeat_plan(node):
-            if id(event.record) in noted:
-                continue
-            if not direct:
+        first_noted: list = []
+        in_first = None
+        for trip in range(first.trip, len(iterations)):
+            trip_env = None
+            recorded = []
+            for event, direct, segment in plan:
+                if segment is None:     # (a read-only access)
+                    if trip == first.trip or id(event.record) in noted or event in first_noted:
+                        continue
+                    if not direct:
+                        return False
+                    if trip_env is None:
+                        trip_env = _iteration_env(env, forgotten, var, trip, iterations[trip][0])
+                    if self.addresses(event, trip_env) is None and \
+                            _count_nonzero(_both(reaching, self.condition_mask(event.conditions, trip_env)[0],
+                                                 everyone)):
+                        first_noted.append(event)
+                    continue
+                if trip_env is None:
+                    trip_env = _iteration_env(env, forgotten, var, trip, iterations[trip][0])
+                recorded.append(self.recorded_write(event, segment, trip_env, reaching))
+                if trip > first.trip and recorded[-1] is not None and recorded[-1][0] is _AT_UNKNOWN and \
+                        id(event.record) not in noted and event not in first_noted:
+                    first_noted.append(event)
+            if in_first is None:
+                in_first = recorded
+            elif not _recorded_alike(recorded, in_first):
                 return False
-            for trip in range(1, len(iterations)):
-                if self.addresses(event, _iteration_env(env, forgotten, var, trip, iterations[trip][0])) is None:
-                    return False
+        first.first_noted = first_noted
         return True
+
+    def recorded_write(self, event: Event, segment: int, env, reaching):
+        """What the walk records of an access of a written array in `env`, for `_recorded_alike`."""
+        mask, unknown = self.condition_mask(event.conditions, env)
+        reached = _both(reaching, mask, self.everyone)
+        if not _count_nonzero(reached):
+            return None
+        addresses = self.addresses(event, env)
+        if addresses is None:
+            return _AT_UNKNOWN, segment, event.record.space, event.record.array, event.record.op
+        return _AT_KNOWN, np.asarray(addresses, dtype=np.int64), reached, not unknown or _certain(unknown)
 
     def replay_trips(self, count: int, first: _TripCapture) -> None:
         """Stands for `count` more trips like trip 0 (see `repeats_from_here`), which closed the
@@ -1638,8 +1763,11 @@ class BlockRun:
         mostly compared by trip 0's check and the one after the loop too, but in other word sizes
         where their intervals hold narrower elements); every other check of a later trip repeats one
         of trip 0's. Their steps are counted and the footprints of global accesses trip 0 kept for
-        comparing blocks are kept again for each."""
+        comparing blocks are kept again for each; the unknown addresses they note first are noted.
+        (Trip 0 here is `first.trip`: 1 for a loop that repeats its second trip.)"""
         self.take_steps((self.steps - first.steps) * count)
+        for event in first.first_noted:
+            self.note_unknown_address(event.record)
         for key, kept in self.footprint.items():
             added = kept[first.kept.get(key, 0):]
             if added:
@@ -2434,8 +2562,7 @@ class BlockRun:
         access = event.record
         if addresses is None:
             if id(access) not in self.found.unknown_addresses:   # noted once: the text is the same each time
-                self.found.unknown_addresses.add(id(access))
-                self.found.note(f"line {access.line}: address of {access.text or access.array} unknown")
+                self.note_unknown_address(access)
             self.unknown_in_interval.add(id(event))
         elif type(addresses) is not np.ndarray or addresses.dtype is not _INT64:
             addresses = np.asarray(addresses, dtype=np.int64)    # (an int64 array already is itself)
@@ -2447,6 +2574,12 @@ class BlockRun:
         self.interval.append(instance)
         if access.space == "global" and addresses is not None and certain and self.granules is not None:
             self.keep_for_blocks(instance)
+
+    def note_unknown_address(self, access) -> None:
+        """Notes once that `access`'s address is unknown."""
+        if id(access) not in self.found.unknown_addresses:
+            self.found.unknown_addresses.add(id(access))
+            self.found.note(f"line {access.line}: address of {access.text or access.array} unknown")
 
     def row_recorder(self, entry: tuple):
         """For a batch plan's entry whose every row `record_access` would record the same way (a load
