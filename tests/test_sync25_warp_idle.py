@@ -15,7 +15,7 @@ from __future__ import annotations
 from kernelscope.analyses import sync
 from kernel_bodies import kernel_of
 from project_sources import project_kernels
-from test_syncloop23_repeated_trips import LAUNCHES, _findings
+from test_syncloop23_repeated_trips import LAUNCHES, _differing, _findings
 
 BODIES = {
     # the warp reduction: the same full mask in every trip, every lane in every trip
@@ -72,26 +72,12 @@ def _named(*names):
     return [(name, kernel) for name, kernel in KERNELS[:len(BODIES)] if name in names]
 
 
-def _differing(monkeypatch, change, kernels=KERNELS) -> list:
-    """(kernel, launch) whose findings differ between the path as it is and with `change` applied."""
-    found = []
-    for name, kernel in kernels:
-        for launch in LAUNCHES:
-            expected = _findings(kernel, *launch)
-            with monkeypatch.context() as patch:
-                change(patch)
-                other = _findings(kernel, *launch)
-            if expected != other:
-                found.append((name, launch))
-    return found
-
-
 def _off(patch):
     patch.setattr(sync, "IDLE_WARP_CALLS", False)
 
 
 def test_idle_warp_calls_change_no_finding(monkeypatch):
-    assert _differing(monkeypatch, _off) == []
+    assert _differing(monkeypatch, _off, KERNELS) == []
 
 
 def test_idle_warp_calls_happen(monkeypatch):

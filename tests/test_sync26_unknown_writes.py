@@ -21,7 +21,7 @@ import pytest
 from kernelscope.analyses import sync
 from kernel_bodies import kernel_of
 from project_sources import project_kernels
-from test_syncloop23_repeated_trips import LAUNCHES, _findings
+from test_syncloop23_repeated_trips import LAUNCHES, _differing, _findings
 
 BODIES = {
     # stencil_3d's shape: `out` at an unknown address (n unknown) in one branch or the other
@@ -126,20 +126,6 @@ BODY_KERNELS = [(name, kernel_of(body)) for name, body in BODIES.items()]
 KERNELS = BODY_KERNELS + [(kernel.name, kernel) for kernel in project_kernels()]
 
 
-def _differing(monkeypatch, change, kernels=KERNELS) -> list:
-    """(kernel, launch) whose findings differ between the path as it is and with `change` applied."""
-    found = []
-    for name, kernel in kernels:
-        for launch in LAUNCHES:
-            expected = _findings(kernel, *launch)
-            with monkeypatch.context() as patch:
-                change(patch)
-                other = _findings(kernel, *launch)
-            if expected != other:
-                found.append((name, launch))
-    return found
-
-
 def _switch_off(patch):
     patch.setattr(sync, "REPEAT_UNKNOWN_WRITES", False)
 
@@ -150,7 +136,7 @@ def _repeat_off(patch):
 
 @pytest.mark.parametrize("change", [_switch_off, _repeat_off])
 def test_no_finding_changes(monkeypatch, change):
-    assert _differing(monkeypatch, change) == []
+    assert _differing(monkeypatch, change, KERNELS) == []
 
 
 def _replays(monkeypatch, kernels, launches=LAUNCHES) -> list:
