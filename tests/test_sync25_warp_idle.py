@@ -13,9 +13,7 @@ mismatch, if any, is recorded already. The warp reductions' shuffle loops take i
 from __future__ import annotations
 
 from kernelscope.analyses import sync
-from kernel_bodies import kernel_of
-from project_sources import project_kernels
-from test_syncloop23_repeated_trips import LAUNCHES, _differing, _findings
+from test_syncloop23_repeated_trips import LAUNCHES, _differing, _findings, body_and_project_kernels
 
 BODIES = {
     # the warp reduction: the same full mask in every trip, every lane in every trip
@@ -58,14 +56,7 @@ BODIES = {
 }
 
 
-def _kernels():
-    for name, body in BODIES.items():
-        yield name, kernel_of(body)
-    for kernel in project_kernels():
-        yield kernel.name, kernel
-
-
-KERNELS = list(_kernels())
+KERNELS = body_and_project_kernels(BODIES)
 
 
 def _named(*names):

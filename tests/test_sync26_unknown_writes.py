@@ -19,9 +19,7 @@ from __future__ import annotations
 import pytest
 
 from kernelscope.analyses import sync
-from kernel_bodies import kernel_of
-from project_sources import project_kernels
-from test_syncloop23_repeated_trips import LAUNCHES, _differing, _findings
+from test_syncloop23_repeated_trips import LAUNCHES, _differing, _findings, body_and_project_kernels
 
 BODIES = {
     # stencil_3d's shape: `out` at an unknown address (n unknown) in one branch or the other
@@ -122,8 +120,8 @@ BODIES = {
     """,
 }
 
-BODY_KERNELS = [(name, kernel_of(body)) for name, body in BODIES.items()]
-KERNELS = BODY_KERNELS + [(kernel.name, kernel) for kernel in project_kernels()]
+KERNELS = body_and_project_kernels(BODIES)
+BODY_KERNELS = KERNELS[:len(BODIES)]
 
 
 def _switch_off(patch):

@@ -142,14 +142,13 @@ BINDINGS = {"n": 4096, "len": 1024, "cols": 64, "rows": 8, "h": 40, "w": 40, "ci
             "height": 8, "k": 64, "m": 64, "fin": 64, "fout": 64, "batch": 64}
 
 
-def _kernels():
-    for name, body in BODIES.items():
-        yield name, kernel_of(body)
-    for kernel in project_kernels():
-        yield kernel.name, kernel
+def body_and_project_kernels(bodies: dict) -> list:
+    """(name, kernel) of each of `bodies` (in their order), then of every project kernel."""
+    return [(name, kernel_of(body)) for name, body in bodies.items()] + \
+        [(kernel.name, kernel) for kernel in project_kernels()]
 
 
-KERNELS = list(_kernels())
+KERNELS = body_and_project_kernels(BODIES)
 LAUNCHES = (({}, None, False), (BINDINGS, (2, 2, 1), False), ({}, None, True))
 
 

@@ -1684,12 +1684,9 @@ class BlockRun:
         (`trips_alike`). That trip must have closed an interval (every trip then closes the same
         ones); trips that would reach the step cap are left to the walk, which cuts the trace where it
         always did."""
-        if not first.closes:
-            return False
         everyone = self.everyone
-        for _, active in iterations:
-            if active is not everyone:
-                return False
+        if not first.closes or not _every_thread_iterates(iterations, everyone):
+            return False
         steps = self.steps - first.steps
         if self.steps + steps * (len(iterations) - 1 - first.trip) >= MAX_STEPS:
             return False

@@ -41,31 +41,30 @@ def report_pieces(results) -> list[str]:
     table = _EncodedStrings(_ENCODED_STRINGS)      # this report's own, as in _render_sharing_occupancy
     encode = _table_encoder(table)
     spliced: dict = {}                             # id(occupancy dict) -> (the dict, its _Spliced text)
-    pieces = ['{"schema":', _part(encode, SCHEMA), ',"files":[']
+    pieces = ['{"schema":', _part(SCHEMA), ',"files":[']
     for number, result in enumerate(results):
-        head = _part(encode, result.head_json())   # '{"path":...}': the kernels go before its brace
+        head = _part(result.head_json())   # '{"path":...}': the kernels go before its brace
         pieces += ["," if number else "", head[:-1], ',"kernels":[' if len(head) > 2 else '"kernels":[']
         for index, kernel in enumerate(result.kernels):
             # the comma a piece of its own: adding it to the kernel's text would copy the text
             pieces += ("," if index else "", _kernel_text(encode, table, spliced, kernel.to_json()))
         pieces.append("]}")
     diagnostics = [d.to_json() for r in results for d in r.diagnostics]
-    pieces += ['],"diagnostics":', _part(encode, diagnostics), "}\n"]
+    pieces += ['],"diagnostics":', _part(diagnostics), "}\n"]
     return pieces
 
 
-def _part(encode, value) -> str:
-    """value's text in render's document: json.dumps(value, allow_nan=False, separators=(",", ":")),
-    or, for a NaN or an infinity, json.dumps(_finite(value), separators=(",", ":"))."""
+def _part(value) -> str:
+    """value's text in render's document: _compact(value), or, for a NaN or an infinity,
+    json.dumps(_finite(value), separators=(",", ":"))."""
     try:
-        text = "".join(encode(value, 0))
+        return _compact(value)
     except ValueError:
         return json.dumps(_finite(value), separators=(",", ":"))
-    return text if _escapes_nothing(text) else _ESCAPED.encode(value)
 
 
 def _kernel_text(encode, table: "_EncodedStrings", spliced: dict, kernel: dict) -> str:
-    """_part(encode, kernel), with the kernel's occupancy spliced in as its text (encoded once per
+    """_part(kernel), with the kernel's occupancy spliced in as its text (encoded once per
     distinct occupancy: in `kernel` while it is encoded, then put back)."""
     occupancy = kernel.get("occupancy")
     if isinstance(occupancy, dict):
@@ -85,7 +84,7 @@ def _kernel_text(encode, table: "_EncodedStrings", spliced: dict, kernel: dict) 
                 return encoded
         except ValueError:
             pass
-    return _part(encode, kernel)
+    return _part(kernel)
 
 
 class _Spliced(str):
