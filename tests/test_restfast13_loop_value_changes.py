@@ -65,13 +65,16 @@ def _leaves(monkeypatch, kernels, block, bindings) -> int:
 @pytest.mark.parametrize("block,bindings", CASES, ids=[f"{b}-{len(v)}" for b, v in CASES])
 def test_counts_are_those_of_the_old_recursion(monkeypatch, block, bindings):
     kernels = list(project_kernels())
-    # (every sum computed here, none answered from one kept by restfast15's KEEP_COUNTS)
+    # (every sum computed here, none answered from one kept by restfast15's KEEP_COUNTS, and by the
+    # recursion: intens27's COLUMN_VALUES off)
     monkeypatch.setattr(trips, "KEEP_COUNTS", False)
+    monkeypatch.setattr(trips, "COLUMN_VALUES", False)
     new = _counts(kernels, block, bindings)
     monkeypatch.setattr(ExecWeights, "_sum_over_loop_values", _old_sum)
     assert _counts(kernels, block, bindings) == new
     monkeypatch.undo()
     monkeypatch.setattr(trips, "KEEP_COUNTS", False)
+    monkeypatch.setattr(trips, "COLUMN_VALUES", False)
     assert _leaves(monkeypatch, kernels, block, bindings) > 100   # the recursion is really compared
 
 

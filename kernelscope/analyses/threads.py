@@ -564,6 +564,62 @@ class Lanes:
             return self.mask_in([c for c in conditions if all(n in env for n in sx.free_names(c.expr))], env, changed)
         return mask
 
+    def masks_over_values(self, conditions, names: tuple, rows: list):
+        """mask_in(conditions, {**env, **changed}, changed) with changed = dict(zip(names, row)) for
+        every row of `rows` (tuples of loop values) at once, as the rows of a (len(rows), slots)
+        boolean array: each guard that reads one of `names` is evaluated once, with each name bound
+        to a column of its values (broadcast against the lanes). None where that could differ from
+        the calls one row at a time, which the caller then makes: a guard that reads data or
+        several names the environment lacks that no verdict on their stand-ins is kept for, one
+        of a form or size whose array evaluation may differ from a value's (_magnitude), or an
+        evaluation that fails (the
+        failure may be one row's only). Rows no lane passes are not re-judged here (mask_in's retry
+        without the guards over unbound names): the caller asks mask_in for them."""
+        changed = dict.fromkeys(names)
+        key = (tuple(map(id, conditions)), frozenset(changed))
+        part = self._fixed_parts.get(key)
+        if part is None:
+            part = self._fixed_parts[key] = self._fixed_part(conditions, changed)
+        mask = part[1]
+        count = len(rows)
+        columns = np.array(rows, dtype=np.int64).reshape(count, len(names))
+        env = self.env
+        scope = None
+        magnitudes = self.kept(_MAGNITUDES, lambda: _env_magnitudes(env))
+        if magnitudes is None:
+            return None
+        bounds = {**magnitudes, **dict.fromkeys(names, int(np.abs(columns).max()))}
+        for condition in part[2]:
+            expr = condition.expr
+            unbound = [n for n in expr._free_names.difference(env) if n not in changed]
+            if expr._has_load:
+                return None
+            if len(unbound) > 1:
+                # condition() answers with the verdict on the stand-ins kept on the node, where it is
+                # there for these names (judged first for another value, statement or kernel): none
+                # when they decide it, else the truth under PLACEHOLDER; a node not judged yet is
+                # judged by the general path
+                verdict = getattr(expr, "_decided_by_stand_ins", None)
+                if verdict is None or verdict[0] != tuple(sorted(unbound)):
+                    return None
+                if verdict[1]:
+                    continue
+            if _magnitude(expr, bounds, PLACEHOLDER) is None:
+                return None
+            if scope is None:
+                scope = {**env, **{name: columns[:, k:k + 1] for k, name in enumerate(names)}}
+            try:
+                truth = _as_rows(sx.evaluate(expr, {**scope, **dict.fromkeys(unbound, PLACEHOLDER)}
+                                             if unbound else scope), count, self.slots)
+            except UNEVALUABLE:
+                return None
+            if truth is None:
+                return None
+            mask = mask > truth if condition.negated else mask & truth
+        if mask.ndim == 1:
+            mask = np.broadcast_to(mask, (count, self.slots))
+        return mask
+
     def _fixed_part(self, conditions, changed: dict) -> tuple:
         """mask_in's guards split: the AND of those that read none of `changed` (their truth is this
         environment's, whatever the loop values), and the list of those that do, in order."""
@@ -680,6 +736,136 @@ def _largest_parts_without(expr: sx.Expr, names):
             yield node
         else:
             stack.extend(node.children())
+
+
+# masks_over_values evaluates with loop variables as columns of their values only where no integer
+# anywhere in the guard can reach 2**53 in magnitude (_magnitude): there a value's Python ints and the
+# array's int64 are the same numbers, and both convert to floats exactly, so every operation gives
+# each row what it gives the value alone. Operators not listed (`<<`, calls other than min and max)
+# and every node that is not a name, constant, operator or select leave the general path to answer.
+_COLUMN_LIMIT = 1 << 53
+_INTEGER_ONLY = frozenset((">>", "&", "|", "^"))
+_COMPARISONS = frozenset(("<", "<=", ">", ">=", "==", "!=", "&&", "||"))
+_FLOAT = -1.0                    # _magnitude of a float value (its size does not matter)
+_MAGNITUDES = ("column magnitudes",)    # Lanes.kept's key for _env_magnitudes(env)
+
+
+def _magnitude(expr: sx.Expr, bounds: dict, default: int):
+    """A bound on the magnitude of every integer expr's evaluation may make (_FLOAT for a float
+    result), with names bounded by `bounds` (names it lacks: `default`, what stands in for them),
+    or None when the guard is not one masks_over_values may evaluate with columns."""
+    known: dict = {}
+    stack = [expr]
+    while stack:
+        node = stack[-1]
+        key = node._key
+        if key in known:
+            stack.pop()
+            continue
+        kind = type(node)
+        if kind is sx.Const:
+            value = node.value
+            known[key] = abs(value) if type(value) is int else _FLOAT if type(value) is float else None
+            stack.pop()
+            continue
+        if kind is sx.Sym:
+            bound = bounds.get(node.name)
+            if bound is None and node.default is None:
+                bound = default
+            if bound is not None:
+                known[key] = bound
+                stack.pop()
+                continue
+            parts = (node.default,)
+        elif kind is sx.Binary or kind is sx.Unary or kind is sx.Select or \
+                (kind is sx.Call and node.name in ("min", "max", "umin", "umax")):
+            parts = node.children()
+        else:
+            return None
+        pending = [part for part in parts if part._key not in known]
+        if pending:
+            stack.extend(pending)
+            continue
+        stack.pop()
+        values = [known[part._key] for part in parts]
+        if None in values:
+            return None
+        known[key] = bound = _combined_magnitude(node, kind, values)
+        if bound is None or bound >= _COLUMN_LIMIT:
+            return None
+    return known[expr._key]
+
+
+def _combined_magnitude(node, kind, values):
+    """_magnitude of one node from its operands' (_FLOAT for floats); None where unsafe."""
+    if kind is sx.Sym:
+        return values[0]
+    floats = _FLOAT in values
+    if kind is sx.Binary:
+        op, (a, b) = node.op, values
+        if op in _COMPARISONS:
+            return 1
+        if op in _INTEGER_ONLY:
+            return None if floats else a if op == ">>" else 2 * max(a, b) + 1
+        if floats:
+            return _FLOAT if op in ("+", "-", "*", "/", "%") else None
+        if op == "+" or op == "-":
+            return a + b
+        if op == "*":
+            return a * b
+        if op == "/" or op == "%":
+            return a
+        return None
+    if kind is sx.Unary:
+        if node.op == "!":
+            return 1
+        if node.op == "~":
+            return None if floats else values[0] + 1
+        return values[0] if node.op in ("-", "+") else None
+    if kind is sx.Select:
+        # (np.where makes one branch's ints floats where the other is float: a value's select keeps
+        # the int, and `/` would then divide otherwise)
+        branches = values[1:]
+        if _FLOAT in branches:
+            return _FLOAT if all(branch == _FLOAT for branch in branches) else None
+        return max(branches)
+    # min, max: a value's call makes its result an int (Call._combine), an array's stays float
+    return None if floats else max(values)
+
+
+def _env_magnitudes(env: dict) -> dict | None:
+    """{name: magnitude bound} of env's values (_FLOAT for floats); None for other values."""
+    bounds = {}
+    for name, value in env.items():
+        kind = type(value)
+        if kind is int or kind is bool:
+            bounds[name] = abs(int(value))
+        elif kind is float:
+            bounds[name] = _FLOAT
+        elif kind is np.ndarray and value.dtype.kind in "iu":
+            bounds[name] = int(np.abs(value).max()) if value.size else 0
+        elif kind is np.ndarray and value.dtype.kind == "f":
+            bounds[name] = _FLOAT
+        else:
+            return None
+    return bounds
+
+
+def _as_rows(value, count: int, slots: int):
+    """What _as_slots makes of each row's value, as a (count, slots) truth (or one broadcast
+    against it); None for a shape or value that one value's evaluation would treat otherwise."""
+    array = np.asarray(value)
+    if array.dtype.kind == "f":
+        if not np.all(np.isfinite(array)):
+            return None          # (a value's evaluation fails for some rows only)
+        array = array.astype(np.int64)
+    elif array.dtype.kind not in "iub":
+        return None
+    if array.shape not in ((count, slots), (count, 1), (slots,), ()):
+        return None
+    if array.ndim == 2 and array.shape[1] == 1 and slots != 1:
+        array = np.broadcast_to(array, (count, slots))
+    return array != 0
 
 
 @lru_cache(maxsize=64)

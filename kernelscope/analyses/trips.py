@@ -8,6 +8,7 @@ Anything else has no numeric count; its weight is reported symbolically, e.g. "t
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -295,8 +296,35 @@ class ExecWeights:
                 # (the same for every context of this key: its guards read the same names)
                 count = self.lanes.kept(key, lambda: _NOT_SHARED)
         if count is _NOT_SHARED:
-            return self._count_executions(context)
+            verdicts = self._verdicts(context) if KEEP_JUDGED_COUNTS else None
+            if verdicts is None:
+                return self._count_executions(context)
+            return self.lanes.kept((key, verdicts), lambda: self._count_executions(context))
         return count
+
+    def _verdicts(self, context):
+        """For a context whose guards' truths are not all kept by structure (some read several
+        names the environment lacks): the verdict on the stand-ins kept on each such guard's node
+        (Lanes.condition answers with it, for these unbound names, in this environment and in every
+        one of loop values), as a tuple with None for the other guards; None when one has no verdict
+        for these names yet (it is judged first by the count), or names a loop variable (the
+        environments of its values lack other names)."""
+        env = self.env
+        loop_names = {loop.var for loop in context.loops if loop.var}
+        verdicts = []
+        for condition in context.conditions:
+            expr = condition.expr
+            unbound = expr._free_names.difference(env)
+            if not loop_names.isdisjoint(unbound):
+                return None
+            if len(unbound) <= 1:
+                verdicts.append(None)
+                continue
+            verdict = getattr(expr, "_decided_by_stand_ins", None)
+            if verdict is None or verdict[0] != tuple(sorted(unbound)):
+                return None
+            verdicts.append(verdict[1])
+        return tuple(verdicts)
 
     def count_key(self, context):
         """_kept_count's key: the active slots, the guards' structures, negations and arms, and the loops' variables, comparisons,
@@ -341,10 +369,13 @@ class ExecWeights:
         involved = [loop for loop in context.loops
                     if loop.var and any(loop.var in c.expr.symbols() for c in loop_conditions)
                     and not loop.thread_dependent]
-        budget = [MAX_COMBINATIONS]
-        total = self._sum_over_loop_values(involved, self.env, conditions, budget, [loop.var for loop in involved], {})
+        total = self._sum_over_columns(involved, conditions) if involved and COLUMN_VALUES else None
         if total is None:
-            return None
+            budget = [MAX_COMBINATIONS]
+            total = self._sum_over_loop_values(involved, self.env, conditions, budget, [loop.var for loop in involved],
+                                               {})
+            if total is None:
+                return None
         for loop in context.loops:
             if loop in involved:
                 continue
@@ -353,6 +384,53 @@ class ExecWeights:
                 return None
             total *= count
         return total * undecided
+
+    def _sum_over_columns(self, involved, conditions):
+        """_sum_over_loop_values with every guard that reads the loops' variables evaluated once for
+        all value combinations (Lanes.masks_over_values) rather than once per combination; the
+        shares are added level by level in the loops' order, as Python floats, so the sum is the
+        same float. For loops whose values are those in self.env (none reads another's variable).
+        None when the general path must answer (it also answers None where it would: values
+        unknown, or more combinations than MAX_COMBINATIONS)."""
+        names = [loop.var for loop in involved]
+        value_lists = []
+        for position, loop in enumerate(involved):
+            if position and _reads_any(loop, names):
+                return None
+            key = id(loop)
+            if key not in self._values:
+                self._values[key] = self._in_env(_loop_values, loop)
+            values = self._values[key]
+            if not values or not all(type(value) is int and -_COLUMN_VALUE < value < _COLUMN_VALUE
+                                     for value in values):
+                return None
+            value_lists.append(values)
+        rows = list(itertools.product(*value_lists)) if len(value_lists) > 1 else [(v,) for v in value_lists[0]]
+        if len(rows) > MAX_COMBINATIONS or len(rows) * self.slots > _COLUMN_SLOTS:
+            return None
+        masks = self.lanes.masks_over_values(conditions, tuple(names), rows)
+        if masks is None:
+            return None
+        passing = np.count_nonzero(masks, axis=1).tolist()      # per row, over every slot
+        if self._all_active:
+            active = passing
+            count = masks.shape[1]
+        else:
+            active = np.count_nonzero(masks & self.active, axis=1).tolist()
+            count = self._active_count
+        retry = None            # whether a row no slot passes is judged again (see Lanes.mask_in)
+        shares = []
+        for position, row in enumerate(rows):
+            if not passing[position]:
+                if retry is None:
+                    retry = any(name not in self.env and name not in names
+                                for c in conditions for name in c.expr._free_names)
+                if retry:
+                    changed = dict(zip(names, row))
+                    shares.append(self._active_share(self.lanes.mask_in(conditions, {**self.env, **changed}, changed)))
+                    continue
+            shares.append(active[position] / count if count else 0.0)
+        return _nested_sum(shares, [len(values) for values in value_lists])
 
     def _sum_over_loop_values(self, loops, env, conditions, budget, names, changed):
         """Sum over every value combination of the uniform `loops` (outermost first, so an inner
@@ -444,10 +522,19 @@ class ExecWeights:
         return None, "*".join(symbolic)
 
 
+# _count_executions sums over the involved loops' values with their guards evaluated for all value
+# combinations at once (_sum_over_columns; the switch is for tests that compare with the general path)
+COLUMN_VALUES = True
+_COLUMN_SLOTS = 1 << 18             # values x slots evaluated at once, at most (2 MB of int64)
+_COLUMN_VALUE = 1 << 31             # loop values of larger magnitude take the general path
+
 # ExecWeights.executions keeps the counts of contexts whose guards' truths are kept by structure, per
 # environment (_kept_count; the switch is for tests that compare with the general path)
 KEEP_COUNTS = True
 _NOT_SHARED = object()      # kept for a key whose guards' truths are not all kept by structure
+# ... and, for such a key, the counts of contexts whose guards over several unbound names all have a
+# verdict on their stand-ins, by the key and those verdicts (_verdicts; the switch is for tests)
+KEEP_JUDGED_COUNTS = True
 
 
 def _reads_any(loop, names) -> bool:
@@ -455,6 +542,21 @@ def _reads_any(loop, names) -> bool:
     may look up in an environment; a missing expression reads nothing)."""
     return any(isinstance(expr, Expr) and not expr._env_names.isdisjoint(names)
                for expr in (loop.start, loop.bound, loop.step))
+
+
+def _nested_sum(shares: list, sizes: list) -> float:
+    """The sum _sum_over_loop_values makes of the shares of value combinations listed in
+    itertools.product's order over loops of `sizes` values: the innermost loop's shares added from
+    0.0 for each of the outer ones' combinations, then those sums likewise, level by level."""
+    for size in reversed(sizes):
+        sums = []
+        for start in range(0, len(shares), size):
+            total = 0.0
+            for share in shares[start:start + size]:
+                total += share
+            sums.append(total)
+        shares = sums
+    return shares[0]
 
 
 def _per_loops(kept: dict, loops, compute):
