@@ -212,50 +212,6 @@ def _shared_counts(kernels, block, bindings):
     return counts
 
 
-def _judged_hits(monkeypatch) -> list:
-    """The keys _kept_count found a count kept by verdicts for."""
-    hits = []
-    original = ExecWeights._verdicts
-
-    def watching(self, context):
-        verdicts = original(self, context)
-        if verdicts is not None:
-            key = (self.count_key(context), verdicts)
-            if key in self.lanes._kept.answers:
-                hits.append(key)
-        return verdicts
-    monkeypatch.setattr(ExecWeights, "_verdicts", watching)
-    return hits
-
-
-def _copies(count: int):
-    """HAND_MADE's kernels `count` times over, each copy its own nodes (as the realistic file's)."""
-    return [kernel for copy in range(count)
-            for kernel in parse_file(HAND_MADE.replace("void reduce(", f"void reduce{copy}(")
-                                     .replace("void stencil(", f"void stencil{copy}("), "copies.cu").kernels]
-
-
-@pytest.mark.parametrize("block,bindings", HAND_LAUNCHES, ids=[f"{b}-{len(v)}" for b, v in HAND_LAUNCHES])
-def test_counts_kept_by_verdicts_are_the_general_ones(block, bindings, monkeypatch):
-    kernels = _copies(3) + list(project_kernels())
-    threads._KEPT.clear()
-    threads._DROPS[0] += 1
-    monkeypatch.setattr(trips, "KEEP_COUNTS", False)
-    general = _shared_counts(kernels, block, bindings)
-    monkeypatch.setattr(trips, "KEEP_COUNTS", True)
-    threads._KEPT.clear()
-    threads._DROPS[0] += 1
-    hits = _judged_hits(monkeypatch)
-    for _ in range(2):          # the second pass answered from what the first kept
-        kept = _shared_counts(kernels, block, bindings)
-        assert len(kept) == len(general)
-        for a, b in zip(kept, general):
-            _same_floats(a, b)
-    assert len(hits) > 10
-    # both verdicts are met: guards the stand-ins decide (counted as true) and guards they do not
-    assert {verdict for _, verdicts in hits for verdict in verdicts if verdict is not None} == {True, False}
-
-
 JUDGED_ELSEWHERE = """
 __global__ void judged(float* a, int n, int p, int q) {
     int t = threadIdx.x;

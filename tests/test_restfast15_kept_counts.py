@@ -141,8 +141,6 @@ def test_guards_over_two_unbound_names_are_not_shared(monkeypatch):
     monkeypatch.setattr(trips, "KEEP_COUNTS", False)
     general = _counts(kernels, block, {}, shared=False)
     monkeypatch.setattr(trips, "KEEP_COUNTS", True)
-    # (intens27's KEEP_JUDGED_COUNTS keeps them by the verdicts on their stand-ins: off here)
-    monkeypatch.setattr(trips, "KEEP_JUDGED_COUNTS", False)
     hits = _kept_counts(monkeypatch)
     assert _counts(kernels, block, {}, shared=True) == general
     # every count of a context under a guard over n and m is computed each time

@@ -142,10 +142,8 @@ def test_a_within_environment_is_the_one_kept_under_its_signature(monkeypatch):
     a dropped set, through a parent that outlived the drop or to a within over its bound."""
     kernels = _loop_kernels()
     block = BlockShape(256)
-    # (intens27's column path makes few Lanes of loop values, and its counts kept by the verdicts on
-    # the stand-ins would answer the second pass from the parent's kept values)
+    # (intens27's column path makes few Lanes of loop values)
     monkeypatch.setattr(trips, "COLUMN_VALUES", False)
-    monkeypatch.setattr(trips, "KEEP_JUDGED_COUNTS", False)
     env, signature = shared_thread_env(block, None, {})
     threads._KEPT.clear()
     assert _analyse(kernels, block, env, signature) > 20

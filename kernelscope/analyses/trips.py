@@ -296,35 +296,8 @@ class ExecWeights:
                 # (the same for every context of this key: its guards read the same names)
                 count = self.lanes.kept(key, lambda: _NOT_SHARED)
         if count is _NOT_SHARED:
-            verdicts = self._verdicts(context) if KEEP_JUDGED_COUNTS else None
-            if verdicts is None:
-                return self._count_executions(context)
-            return self.lanes.kept((key, verdicts), lambda: self._count_executions(context))
+            return self._count_executions(context)
         return count
-
-    def _verdicts(self, context):
-        """For a context whose guards' truths are not all kept by structure (some read several
-        names the environment lacks): the verdict on the stand-ins kept on each such guard's node
-        (Lanes.condition answers with it, for these unbound names, in this environment and in every
-        one of loop values), as a tuple with None for the other guards; None when one has no verdict
-        for these names yet (it is judged first by the count), or names a loop variable (the
-        environments of its values lack other names)."""
-        env = self.env
-        loop_names = {loop.var for loop in context.loops if loop.var}
-        verdicts = []
-        for condition in context.conditions:
-            expr = condition.expr
-            unbound = expr._free_names.difference(env)
-            if not loop_names.isdisjoint(unbound):
-                return None
-            if len(unbound) <= 1:
-                verdicts.append(None)
-                continue
-            verdict = getattr(expr, "_decided_by_stand_ins", None)
-            if verdict is None or verdict[0] != tuple(sorted(unbound)):
-                return None
-            verdicts.append(verdict[1])
-        return tuple(verdicts)
 
     def count_key(self, context):
         """_kept_count's key: the active slots, the guards' structures, negations and arms, and the loops' variables, comparisons,
@@ -532,9 +505,6 @@ _COLUMN_VALUE = 1 << 31             # loop values of larger magnitude take the g
 # environment (_kept_count; the switch is for tests that compare with the general path)
 KEEP_COUNTS = True
 _NOT_SHARED = object()      # kept for a key whose guards' truths are not all kept by structure
-# ... and, for such a key, the counts of contexts whose guards over several unbound names all have a
-# verdict on their stand-ins, by the key and those verdicts (_verdicts; the switch is for tests)
-KEEP_JUDGED_COUNTS = True
 
 
 def _reads_any(loop, names) -> bool:
