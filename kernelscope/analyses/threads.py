@@ -238,9 +238,9 @@ def _decided_by_stand_ins(expr: sx.Expr, env: dict, unbound: list, truth: np.nda
     differs from env in the unbound names only (Lanes' reuses env's values of the parts that
     read none of them)."""
     names = tuple(unbound)
-    kept = getattr(expr, "_decided_by_stand_ins", None)
-    if kept is not None and kept[0] == names:
-        return kept[1]
+    kept = _kept_verdict(expr, names)
+    if kept is not None:
+        return kept
     decided = False
     for order in (unbound, unbound[::-1]):
         spread = {**env, **{name: PLACEHOLDER * (k + 2) for k, name in enumerate(order)}}
@@ -250,6 +250,13 @@ def _decided_by_stand_ins(expr: sx.Expr, env: dict, unbound: list, truth: np.nda
             break
     expr._decided_by_stand_ins = (names, decided)
     return decided
+
+
+def _kept_verdict(expr: sx.Expr, names: tuple) -> bool | None:
+    """What _decided_by_stand_ins answered for expr over these unbound names (sorted), kept on the
+    node by the first environment that asked; None when it has not been asked for them."""
+    kept = getattr(expr, "_decided_by_stand_ins", None)
+    return kept[1] if kept is not None and kept[0] == names else None
 
 
 def _same_truth(a: np.ndarray, b: np.ndarray) -> bool:
@@ -437,11 +444,11 @@ class Lanes:
         unbound = sx.free_names(expr).difference(self.env)
         if len(unbound) > 1:
             unbound = sorted(unbound)    # (what condition_values judges with, in order)
-            verdict = getattr(expr, "_decided_by_stand_ins", None)
-            if verdict is not None and verdict[0] == tuple(unbound):
+            verdict = _kept_verdict(expr, tuple(unbound))
+            if verdict is not None:
                 # judged before, maybe in another environment: _decided_by_stand_ins keeps the
                 # verdict of the first one the node met, so this truth is the node's own
-                return self._own_truth(expr, verdict[1])
+                return self._own_truth(expr, verdict)
             return self._first_judgement(expr, unbound)
         return self._truth(expr)
 
@@ -540,12 +547,8 @@ class Lanes:
         in the names of `changed` (loop variables set to one of their values, as in env): a guard
         that reads none of them keeps the truth it has here."""
         if KEEP_FIXED_GUARDS:
-            key = (tuple(map(id, conditions)), frozenset(changed))
-            part = self._fixed_parts.get(key)
-            if part is None:
-                part = self._fixed_parts[key] = self._fixed_part(conditions, changed)
-            mask = part[1]          # (read-only: the ANDs below make new arrays)
-            varying = part[2]
+            _, mask, varying = self._kept_fixed_part(conditions, changed)
+            # (mask is read-only: the ANDs below make new arrays)
         else:
             mask, varying = np.ones(self.slots, dtype=bool), conditions
         within = None
@@ -576,11 +579,7 @@ class Lanes:
         failure may be one row's only). Rows no lane passes are not re-judged here (mask_in's retry
         without the guards over unbound names): the caller asks mask_in for them."""
         changed = dict.fromkeys(names)
-        key = (tuple(map(id, conditions)), frozenset(changed))
-        part = self._fixed_parts.get(key)
-        if part is None:
-            part = self._fixed_parts[key] = self._fixed_part(conditions, changed)
-        mask = part[1]
+        _, mask, varying = self._kept_fixed_part(conditions, changed)
         count = len(rows)
         columns = np.array(rows, dtype=np.int64).reshape(count, len(names))
         env = self.env
@@ -589,7 +588,7 @@ class Lanes:
         if magnitudes is None:
             return None
         bounds = {**magnitudes, **dict.fromkeys(names, int(np.abs(columns).max()))}
-        for condition in part[2]:
+        for condition in varying:
             expr = condition.expr
             unbound = [n for n in expr._free_names.difference(env) if n not in changed]
             if expr._has_load:
@@ -599,10 +598,10 @@ class Lanes:
                 # there for these names (judged first for another value, statement or kernel): none
                 # when they decide it, else the truth under PLACEHOLDER; a node not judged yet is
                 # judged by the general path
-                verdict = getattr(expr, "_decided_by_stand_ins", None)
-                if verdict is None or verdict[0] != tuple(sorted(unbound)):
+                verdict = _kept_verdict(expr, tuple(sorted(unbound)))
+                if verdict is None:
                     return None
-                if verdict[1]:
+                if verdict:
                     continue
             if _magnitude(expr, bounds, PLACEHOLDER) is None:
                 return None
@@ -619,6 +618,14 @@ class Lanes:
         if mask.ndim == 1:
             mask = np.broadcast_to(mask, (count, self.slots))
         return mask
+
+    def _kept_fixed_part(self, conditions, changed: dict) -> tuple:
+        """_fixed_part(conditions, changed), kept per guard list and set of changed names."""
+        key = (tuple(map(id, conditions)), frozenset(changed))
+        part = self._fixed_parts.get(key)
+        if part is None:
+            part = self._fixed_parts[key] = self._fixed_part(conditions, changed)
+        return part
 
     def _fixed_part(self, conditions, changed: dict) -> tuple:
         """mask_in's guards split: the AND of those that read none of `changed` (their truth is this

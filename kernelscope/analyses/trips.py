@@ -370,10 +370,7 @@ class ExecWeights:
         for position, loop in enumerate(involved):
             if position and _reads_any(loop, names):
                 return None
-            key = id(loop)
-            if key not in self._values:
-                self._values[key] = self._in_env(_loop_values, loop)
-            values = self._values[key]
+            values = self._values_in_env(loop)
             if not values or not all(type(value) is int and -_COLUMN_VALUE < value < _COLUMN_VALUE
                                      for value in values):
                 return None
@@ -405,6 +402,13 @@ class ExecWeights:
             shares.append(active[position] / count if count else 0.0)
         return _nested_sum(shares, [len(values) for values in value_lists])
 
+    def _values_in_env(self, loop):
+        """_loop_values of `loop` in this environment (None when unknown), kept per loop."""
+        key = id(loop)
+        if key not in self._values:
+            self._values[key] = self._in_env(_loop_values, loop)
+        return self._values[key]
+
     def _sum_over_loop_values(self, loops, env, conditions, budget, names, changed):
         """Sum over every value combination of the uniform `loops` (outermost first, so an inner
         loop's bounds may use an outer one's variable) of the share of threads passing `conditions`.
@@ -419,10 +423,7 @@ class ExecWeights:
         if env is self.env or not _reads_any(loops[0], names):
             # an outermost involved loop, or an inner one whose start, bound and step read no outer
             # loop's variable: its values are those in self.env, the same for every statement it holds
-            key = id(loops[0])
-            if key not in self._values:
-                self._values[key] = self._in_env(_loop_values, loops[0])
-            values = self._values[key]
+            values = self._values_in_env(loops[0])
         else:
             values = _loop_values(loops[0], env, self.slots, self.active)
         if values is None:

@@ -50,27 +50,17 @@ def report_pieces(results) -> list[str]:
             pieces += ("," if index else "", _kernel_text(encode, table, spliced, kernel.to_json()))
         pieces.append("]}")
     diagnostics = [d.to_json() for r in results for d in r.diagnostics]
-    pieces += ['],"diagnostics":', _part_with(encode, diagnostics), "}\n"]
+    # (the diagnostics through the report's table, which keeps the strings it escaped: they repeat their
+    # file's path and many of their messages)
+    pieces += ['],"diagnostics":', _part(diagnostics, lambda value: "".join(encode(value, 0))), "}\n"]
     return pieces
 
 
-def _part_with(encode, value) -> str:
-    """_part(value), encoded first by `encode` (the report's encoder, whose table keeps the strings
-    it escaped: the diagnostics repeat their file's path and many of their messages)."""
-    try:
-        text = "".join(encode(value, 0))
-        if _escapes_nothing(text):
-            return text
-    except ValueError:
-        pass
-    return _part(value)
-
-
-def _part(value) -> str:
-    """value's text in render's document: _compact(value), or, for a NaN or an infinity,
+def _part(value, unescaped=None) -> str:
+    """value's text in render's document: _compact(value, unescaped), or, for a NaN or an infinity,
     json.dumps(_finite(value), separators=(",", ":"))."""
     try:
-        return _compact(value)
+        return _compact(value, unescaped)
     except ValueError:
         return json.dumps(_finite(value), separators=(",", ":"))
 
@@ -156,9 +146,10 @@ _UNESCAPED = json.JSONEncoder(ensure_ascii=False, check_circular=False, allow_na
 _ESCAPED = json.JSONEncoder(check_circular=False, allow_nan=False, separators=(",", ":"))
 
 
-def _compact(value) -> str:
-    """json.dumps(value, allow_nan=False, separators=(",", ":")), byte for byte."""
-    text = _unescaped(value)
+def _compact(value, unescaped=None) -> str:
+    """json.dumps(value, allow_nan=False, separators=(",", ":")), byte for byte. `unescaped`: the encoding
+    without ensure_ascii to try first (a report's own table's, see report_pieces), else _unescaped."""
+    text = (unescaped or _unescaped)(value)
     return text if _escapes_nothing(text) else _ESCAPED.encode(value)
 
 
