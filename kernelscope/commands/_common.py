@@ -11,7 +11,7 @@ from kernelscope.errors import KernelscopeError
 
 
 def fail(message: str) -> "NoReturn":  # noqa: F821
-    click.echo(f"kernelscope: error: {message}", err=True)
+    echo(f"kernelscope: error: {message}", err=True)
     sys.exit(2)
 
 
@@ -156,19 +156,34 @@ def write_output(text: str | list[str], output: str | None) -> None:
     joined into one string, nor encoded into one bytes object (analysis_json.render_pieces)."""
     pieces = [text] if isinstance(text, str) else _batched(text)
     if not output or output == "-":
-        if not isinstance(text, str) and not _is_os_file(sys.stdout):
+        if not isinstance(text, str) and sys.stdout is not None and not _is_os_file(sys.stdout):
             # a stream in memory (click's CliRunner: tests, in-process benchmarks) keeps the whole text
             # anyway, and grows its buffer by copying it at each write: the realistic report in 256 KB
             # writes copied 80 MB (30 M instructions)
             pieces = ["".join(text)]
         for piece in pieces:
-            click.echo(piece, nl=False, color=True)  # colour, if any, was already decided by the renderer
+            echo(piece, nl=False, color=True)  # colour, if any, was already decided by the renderer
         return
     try:
         with open(output, "w", encoding="utf-8") as handle:
             handle.writelines(pieces)
     except OSError as exc:
         fail(f"cannot write {output}: {exc.strerror or exc}")
+
+
+def echo(message: str = "", nl: bool = True, err: bool = False, color: bool | None = None) -> None:
+    """click.echo, for every command's output. To a stream in memory (click's CliRunner, which tests,
+    batch drivers and in-process benchmarks run commands through in a loop) the stream is passed by
+    name: given none, click.echo looks up a text wrapper for the current standard stream in a weak-keyed
+    cache whose entry refers to its own key when the stream is a text stream already, so the entry never
+    goes, and each invocation's captured output stayed alive to the end of the process (click 8.x;
+    13 MB more memory per `analyze --format json` of the 800-kernel file; tests/test_echo_memory.py).
+    A real standard stream keeps click's wrapper, which mends a misconfigured encoding."""
+    stream = sys.stderr if err else sys.stdout
+    if stream is not None and not _is_os_file(stream):
+        click.echo(message, nl=nl, color=color, file=stream)
+    else:
+        click.echo(message, nl=nl, err=err, color=color)
 
 
 def _is_os_file(stream) -> bool:
@@ -224,12 +239,12 @@ class Terminal:
     def note(self, message: str) -> None:
         """A status line on stderr (not in quiet mode)."""
         if not self.quiet:
-            click.echo(message, err=True)
+            echo(message, err=True)
 
     def detail(self, message: str) -> None:
         """Only with -v."""
         if self.verbosity > 0:
-            click.echo(message, err=True)
+            echo(message, err=True)
 
     def progress(self, label: str):
         """A callback(done, total) drawing a bar on stderr, or None when quiet or not on a terminal

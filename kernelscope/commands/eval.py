@@ -7,7 +7,7 @@ import json
 
 import click
 
-from kernelscope.commands._common import exits_2_on_error
+from kernelscope.commands._common import echo, exits_2_on_error
 
 
 @click.command(name="eval")
@@ -42,4 +42,4 @@ def eval_command(completions_path, corpus, baseline, sizes, trials, repeats, tim
         with open(output, "w", encoding="utf-8") as handle:
             handle.write(text)
     else:
-        click.echo(text, nl=False)
+        echo(text, nl=False)

@@ -10,7 +10,8 @@ import sys
 import click
 
 from kernelscope import rules as registry
-from kernelscope.commands._common import TERMINAL, exits_2_on_error, fail, parse_bindings, parse_block, parse_types
+from kernelscope.commands._common import (TERMINAL, echo, exits_2_on_error, fail, parse_bindings, parse_block,
+                                         parse_types)
 from kernelscope.model import SEVERITIES
 
 FORMATS = ("text", "json", "sarif", "github")
@@ -121,10 +122,10 @@ def lint(paths, fmt, output, select, ignore, severities, fail_on, arch, block, g
         fail(f"no CUDA files to lint in {', '.join(paths)} (see --include)")
 
     for _, message in report.errors:
-        click.echo(f"kernelscope: error: {message}", err=True)
+        echo(f"kernelscope: error: {message}", err=True)
     if write_baseline:
         count = baselines.write_baseline(write_baseline, report.findings)
-        click.echo(f"kernelscope: recorded {count} finding{'s' if count != 1 else ''} in {write_baseline}", err=True)
+        echo(f"kernelscope: recorded {count} finding{'s' if count != 1 else ''} in {write_baseline}", err=True)
         sys.exit(2 if report.errors else 0)
 
     rendered = _render(fmt, report)
@@ -135,9 +136,9 @@ def lint(paths, fmt, output, select, ignore, severities, fail_on, arch, block, g
         except OSError as exc:
             fail(f"cannot write {output}: {exc.strerror or exc}")
     else:
-        click.echo(rendered, nl=False)
+        echo(rendered, nl=False)
     if fmt == "text" and not TERMINAL.quiet:
-        click.echo(render_summary(report), err=True)
+        echo(render_summary(report), err=True)
     if report.errors:
         sys.exit(2)
     sys.exit(1 if report.has_failures() and not exit_zero else 0)
@@ -172,11 +173,11 @@ def rules(code, fmt):
             if not chosen:
                 fail(f"no rule is called {code!r} (see `kernelscope rules`)")
     if fmt == "json":
-        click.echo(json.dumps([_rule_json(rule) for rule in chosen], indent=2))
+        echo(json.dumps([_rule_json(rule) for rule in chosen], indent=2))
     elif code is not None and len(chosen) == 1:
-        click.echo(_explain(chosen[0]))
+        echo(_explain(chosen[0]))
     else:
-        click.echo(_listing(chosen))
+        echo(_listing(chosen))
 
 
 def _rule_json(rule) -> dict:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from kernelscope.commands._common import TERMINAL, exits_2_on_error, fail, parse_bindings, parse_block
+from kernelscope.commands._common import TERMINAL, echo, exits_2_on_error, fail, parse_bindings, parse_block
 
 DEFAULT_MEASUREMENTS = "measured/corpus_h200.csv"
 
@@ -89,8 +89,8 @@ def train_command(corpus, measurements, output, report, C):
     text = format_report(evaluation) + "\n" + format_correlation(correlation)
     if report:
         report.write_text(text)
-    click.echo(text, nl=False)
-    click.echo(f"model written to {output}")
+    echo(text, nl=False)
+    echo(f"model written to {output}")
 
 
 @rank.command(name="eval")
@@ -112,11 +112,11 @@ def eval_command(model, corpus, measurements, min_ratio, output_format):
     table = _training_table(corpus or _default_corpus(), measurements or _default_measurements())
     result = evaluate_model(load_model(model), table, min_ratio=min_ratio)
     if output_format == "json":
-        click.echo(json.dumps(result, indent=2))
+        echo(json.dumps(result, indent=2))
     else:
-        click.echo(f"pairs with time ratio >= {min_ratio}: {result['pairs']}")
-        click.echo(f"pairwise accuracy: {result['accuracy']:.3f}")
-        click.echo(f"mean Kendall tau per (problem, size): {result['kendall_tau_mean']:.3f}")
+        echo(f"pairs with time ratio >= {min_ratio}: {result['pairs']}")
+        echo(f"pairwise accuracy: {result['accuracy']:.3f}")
+        echo(f"mean Kendall tau per (problem, size): {result['kendall_tau_mean']:.3f}")
 
 
 def _split_target(text: str) -> tuple[Path, str | None]:
@@ -155,7 +155,7 @@ def compare_command(first, second, block, args, model, output_format):
     p_first = float(load_model(model).predict_proba((vectors[0] - vectors[1])[None, :])[0, 1])
     faster, probability = ("A", p_first) if p_first >= 0.5 else ("B", 1.0 - p_first)
     if output_format == "json":
-        click.echo(json.dumps({"faster": faster, "probability": round(probability, 6)}))
+        echo(json.dumps({"faster": faster, "probability": round(probability, 6)}))
     else:
         label = first if faster == "A" else second
-        click.echo(f"{label} is predicted faster (probability {probability:.2f})")
+        echo(f"{label} is predicted faster (probability {probability:.2f})")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from kernelscope.commands._common import exits_2_on_error
+from kernelscope.commands._common import echo, exits_2_on_error
 from kernelscope.errors import UsageError
 from kernelscope.runner.source_policy import OPT_INS
 
@@ -187,4 +187,4 @@ def _emit(text: str, output) -> None:
     if output:
         Path(output).write_text(text)
     else:
-        click.echo(text, nl=False)
+        echo(text, nl=False)

@@ -6,7 +6,7 @@ import os
 
 import click
 
-from kernelscope.commands._common import exits_2_on_error, fail
+from kernelscope.commands._common import echo, exits_2_on_error, fail
 
 DEFAULT_REWARD = "kernelscope.rl.adapters:reward_func"
 TOKEN_VARIABLE = "KERNELSCOPE_SERVE_TOKEN"
@@ -77,7 +77,7 @@ def serve(host, port, workers, queue_size, timeout_s, sample_timeout_s, sample_m
     except OSError as exc:
         service.close()
         fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
-    click.echo(f"kernelscope: serving rewards at {server.url}/get_reward ({workers} workers, queue {queue_size}, "
+    echo(f"kernelscope: serving rewards at {server.url}/get_reward ({workers} workers, queue {queue_size}, "
                f"timeout {timeout_s:g} s, samples scored in {where}"
                f"{', bearer token required' if token else ''})", err=True)
     try:

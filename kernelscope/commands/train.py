@@ -7,7 +7,7 @@ import json
 
 import click
 
-from kernelscope.commands._common import exits_2_on_error, fail
+from kernelscope.commands._common import echo, exits_2_on_error, fail
 
 
 @click.command(name="train")
@@ -26,4 +26,4 @@ def train(config_path, resume, max_steps, output_dir):
         fail("training needs the train extra: pip install 'kernelscope[train]'")
     summary = run_training(config, resume=True if resume == "latest" else resume, max_steps=max_steps,
                            output_dir=output_dir)
-    click.echo(json.dumps(summary, indent=2))
+    echo(json.dumps(summary, indent=2))

@@ -1,0 +1,104 @@
+"""Commands run in a loop in one process through click's CliRunner (tests, batch drivers, the in-process
+benchmarks) must not keep each run's output alive. click.echo without a stream caches a wrapper of the
+current standard stream in a weak-keyed table whose entry refers to its own key, so every CliRunner
+invocation that echoed to it stayed alive to the end of the process (commands._common.echo)."""
+
+from __future__ import annotations
+
+import gc
+import sys
+import tracemalloc
+from pathlib import Path
+
+import click
+from click.testing import CliRunner
+
+from kernelscope.cli import cli
+from kernelscope.commands._common import echo
+
+ROOT = Path(__file__).resolve().parent.parent
+# files whose reports are large enough for a kept copy per run to stand out above what caches add
+FILES = sorted(str(p) for pattern in ("examples/*.cu", "corpus/*/*.cu") for p in ROOT.glob(pattern))
+
+
+def _growth_per_run(command: list[str], runs: int = 3) -> tuple[int, int]:
+    """(bytes still allocated per run after `runs` more runs, the size of one run's output)."""
+    runner = CliRunner()
+
+    def once() -> int:
+        result = runner.invoke(cli, command)
+        assert result.exit_code in (0, 1), result.output[-2000:]
+        return len(result.stdout_bytes)
+
+    once()
+    once()          # caches the analysis keeps for the process are filled by now
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        size = 0
+        for _ in range(runs):
+            size = once()
+        gc.collect()
+        after = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    return (after - before) // runs, size
+
+
+def test_analyze_json_runs_keep_no_output():
+    growth, size = _growth_per_run(["analyze", "--registers", "estimate", "--format", "json", *FILES])
+    assert size > 500_000
+    # a kept run holds its output twice (the runner's buffer and the result's bytes): 2 * size
+    assert growth < size / 4, (growth, size)
+
+
+def test_analyze_text_runs_keep_no_output():
+    growth, size = _growth_per_run(["analyze", "--registers", "estimate", *FILES])
+    assert size > 50_000
+    assert growth < size / 4, (growth, size)
+
+
+def test_lint_runs_keep_no_output():
+    growth, size = _growth_per_run(["lint", "--format", "json", *FILES])
+    assert size > 10_000
+    assert growth < size / 4, (growth, size)
+
+
+def test_click_echo_without_a_stream_is_what_keeps_them():
+    """The reason for echo(): the same loop through click.echo keeps every run's output (if click mends
+    its cache some day, this test says that echo() is no longer needed)."""
+    text = "x" * 300_000
+
+    @click.command()
+    @click.option("--ours", is_flag=True)
+    def speak(ours):
+        (echo if ours else click.echo)(text, nl=False)
+
+    def growth(args: list[str]) -> int:
+        runner = CliRunner()
+        runner.invoke(speak, args)
+        gc.collect()
+        tracemalloc.start()
+        try:
+            before = tracemalloc.get_traced_memory()[0]
+            for _ in range(3):
+                assert runner.invoke(speak, args).output == text
+            gc.collect()
+            return (tracemalloc.get_traced_memory()[0] - before) // 3
+        finally:
+            tracemalloc.stop()
+
+    assert growth(["--ours"]) < len(text) / 4
+    assert growth([]) > len(text)
+
+
+def test_echo_to_a_real_stream_goes_through_click(capfd):
+    """Standard streams that are files keep click's own wrapper (nothing cached there grows)."""
+    if not hasattr(sys.stdout, "fileno"):
+        return
+    echo("to stdout")
+    echo("to stderr", err=True)
+    captured = capfd.readouterr()
+    assert captured.out == "to stdout\n"
+    assert captured.err == "to stderr\n"
