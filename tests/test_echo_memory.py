@@ -30,8 +30,8 @@ def _growth_per_run(command: list[str], runs: int = 3) -> tuple[int, int]:
         assert result.exit_code in (0, 1), result.output[-2000:]
         return len(result.stdout_bytes)
 
-    once()
-    once()          # caches the analysis keeps for the process are filled by now
+    for _ in range(3):
+        once()      # the caches a process keeps (analyses, settings, tables) are filled by now
     gc.collect()
     tracemalloc.start()
     try:
@@ -49,20 +49,21 @@ def _growth_per_run(command: list[str], runs: int = 3) -> tuple[int, int]:
 def test_analyze_json_runs_keep_no_output():
     growth, size = _growth_per_run(["analyze", "--registers", "estimate", "--format", "json", *FILES])
     assert size > 500_000
-    # a kept run holds its output twice (the runner's buffer and the result's bytes): 2 * size
-    assert growth < size / 4, (growth, size)
+    # a kept run holds its output twice (the runner's buffer and the result's bytes): 2 * size; what the
+    # process's caches still add is a fraction of one output (seen: up to a third, lint in the full suite)
+    assert growth < size, (growth, size)
 
 
 def test_analyze_text_runs_keep_no_output():
     growth, size = _growth_per_run(["analyze", "--registers", "estimate", *FILES])
     assert size > 50_000
-    assert growth < size / 4, (growth, size)
+    assert growth < size, (growth, size)
 
 
 def test_lint_runs_keep_no_output():
     growth, size = _growth_per_run(["lint", "--format", "json", *FILES])
     assert size > 10_000
-    assert growth < size / 4, (growth, size)
+    assert growth < size, (growth, size)
 
 
 def test_click_echo_without_a_stream_is_what_keeps_them():
