@@ -14,7 +14,7 @@ import click
 from click.testing import CliRunner
 
 from kernelscope.cli import cli
-from kernelscope.commands._common import echo
+from kernelscope.commands._common import _is_os_file, echo
 
 ROOT = Path(__file__).resolve().parent.parent
 # files whose reports are large enough for a kept copy per run to stand out above what caches add
@@ -96,8 +96,7 @@ def test_click_echo_without_a_stream_is_what_keeps_them():
 
 def test_echo_to_a_real_stream_goes_through_click(capfd):
     """Standard streams that are files keep click's own wrapper (nothing cached there grows)."""
-    if not hasattr(sys.stdout, "fileno"):
-        return
+    assert _is_os_file(sys.stdout) and _is_os_file(sys.stderr)     # (capfd's streams are files)
     echo("to stdout")
     echo("to stderr", err=True)
     captured = capfd.readouterr()

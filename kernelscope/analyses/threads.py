@@ -575,9 +575,9 @@ class Lanes:
         the calls one row at a time, which the caller then makes: a guard that reads data or
         several names the environment lacks that no verdict on their stand-ins is kept for, one
         of a form or size whose array evaluation may differ from a value's (_magnitude), or an
-        evaluation that fails (the
-        failure may be one row's only). Rows no lane passes are not re-judged here (mask_in's retry
-        without the guards over unbound names): the caller asks mask_in for them."""
+        evaluation that fails (the failure may be one row's only). Rows no lane passes are not
+        re-judged here (mask_in's retry without the guards over unbound names): the caller asks
+        mask_in for them."""
         changed = dict.fromkeys(names)
         _, mask, varying = self._kept_fixed_part(conditions, changed)
         count = len(rows)

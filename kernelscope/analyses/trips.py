@@ -375,7 +375,7 @@ class ExecWeights:
                                      for value in values):
                 return None
             value_lists.append(values)
-        rows = list(itertools.product(*value_lists)) if len(value_lists) > 1 else [(v,) for v in value_lists[0]]
+        rows = list(itertools.product(*value_lists))
         if len(rows) > MAX_COMBINATIONS or len(rows) * self.slots > _COLUMN_SLOTS:
             return None
         masks = self.lanes.masks_over_values(conditions, tuple(names), rows)
