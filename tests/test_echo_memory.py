@@ -21,29 +21,34 @@ ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted(str(p) for pattern in ("examples/*.cu", "corpus/*/*.cu") for p in ROOT.glob(pattern))
 
 
-def _growth_per_run(command: list[str], runs: int = 3) -> tuple[int, int]:
-    """(bytes still allocated per run after `runs` more runs, the size of one run's output)."""
-    runner = CliRunner()
-
-    def once() -> int:
-        result = runner.invoke(cli, command)
-        assert result.exit_code in (0, 1), result.output[-2000:]
-        return len(result.stdout_bytes)
-
-    for _ in range(3):
-        once()      # the caches a process keeps (analyses, settings, tables) are filled by now
+def _kept_per_call(call, warm_ups: int, calls: int = 3) -> int:
+    """Bytes still allocated per call of `call` over `calls` calls, after `warm_ups` calls and a
+    collection (the caches a process keeps are filled by then)."""
+    for _ in range(warm_ups):
+        call()
     gc.collect()
     tracemalloc.start()
     try:
         before = tracemalloc.get_traced_memory()[0]
-        size = 0
-        for _ in range(runs):
-            size = once()
+        for _ in range(calls):
+            call()
         gc.collect()
-        after = tracemalloc.get_traced_memory()[0]
+        return (tracemalloc.get_traced_memory()[0] - before) // calls
     finally:
         tracemalloc.stop()
-    return (after - before) // runs, size
+
+
+def _growth_per_run(command: list[str]) -> tuple[int, int]:
+    """(bytes still allocated per run of `command` after three warm-up runs, the size of one run's output)."""
+    runner = CliRunner()
+    sizes = []
+
+    def once() -> None:
+        result = runner.invoke(cli, command)
+        assert result.exit_code in (0, 1), result.output[-2000:]
+        sizes.append(len(result.stdout_bytes))
+
+    return _kept_per_call(once, warm_ups=3), sizes[-1]
 
 
 def test_analyze_json_runs_keep_no_output():
@@ -78,17 +83,11 @@ def test_click_echo_without_a_stream_is_what_keeps_them():
 
     def growth(args: list[str]) -> int:
         runner = CliRunner()
-        runner.invoke(speak, args)
-        gc.collect()
-        tracemalloc.start()
-        try:
-            before = tracemalloc.get_traced_memory()[0]
-            for _ in range(3):
-                assert runner.invoke(speak, args).output == text
-            gc.collect()
-            return (tracemalloc.get_traced_memory()[0] - before) // 3
-        finally:
-            tracemalloc.stop()
+
+        def once() -> None:
+            assert runner.invoke(speak, args).output == text
+
+        return _kept_per_call(once, warm_ups=1)
 
     assert growth(["--ours"]) < len(text) / 4
     assert growth([]) > len(text)

@@ -156,7 +156,7 @@ def write_output(text: str | list[str], output: str | None) -> None:
     joined into one string, nor encoded into one bytes object (analysis_json.render_pieces)."""
     pieces = [text] if isinstance(text, str) else _batched(text)
     if not output or output == "-":
-        if not isinstance(text, str) and sys.stdout is not None and not _is_os_file(sys.stdout):
+        if not isinstance(text, str) and _in_memory(sys.stdout):
             # a stream in memory (click's CliRunner: tests, in-process benchmarks) keeps the whole text
             # anyway, and grows its buffer by copying it at each write: the realistic report in 256 KB
             # writes copied 80 MB (30 M instructions)
@@ -180,10 +180,16 @@ def echo(message: str = "", nl: bool = True, err: bool = False, color: bool | No
     13 MB more memory per `analyze --format json` of the 800-kernel file; tests/test_echo_memory.py).
     A real standard stream keeps click's wrapper, which mends a misconfigured encoding."""
     stream = sys.stderr if err else sys.stdout
-    if stream is not None and not _is_os_file(stream):
+    if _in_memory(stream):
         click.echo(message, nl=nl, color=color, file=stream)
     else:
         click.echo(message, nl=nl, err=err, color=color)
+
+
+def _in_memory(stream) -> bool:
+    """Whether `stream` is a stream in memory (click's CliRunner), not a file descriptor nor missing
+    (sys.stdout is None in a process started without one)."""
+    return stream is not None and not _is_os_file(stream)
 
 
 def _is_os_file(stream) -> bool:

@@ -78,8 +78,8 @@ def serve(host, port, workers, queue_size, timeout_s, sample_timeout_s, sample_m
         service.close()
         fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
     echo(f"kernelscope: serving rewards at {server.url}/get_reward ({workers} workers, queue {queue_size}, "
-               f"timeout {timeout_s:g} s, samples scored in {where}"
-               f"{', bearer token required' if token else ''})", err=True)
+         f"timeout {timeout_s:g} s, samples scored in {where}"
+         f"{', bearer token required' if token else ''})", err=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
